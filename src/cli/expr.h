@@ -1,0 +1,69 @@
+/**
+ * expr.h: find expressions as a tree evaluated in C.
+ *
+ * Every node carries its evaluation function, as bfs does, so adding a
+ * primary is writing one eval_* function and one parser table row.  The
+ * operators short-circuit, and a primary that needs stat data asks the core
+ * for it (lazily, cached per entry) only when evaluation reaches it.
+ */
+#ifndef LF_EXPR_H
+#define LF_EXPR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "output.h"
+#include "walk.h"
+
+struct lf_expr;
+
+/** Per-entry evaluation state. */
+struct lf_eval {
+	struct lf_walk *walk;
+	struct lf_entry *entry;
+	struct lf_out *out;
+	int status; /**< becomes 1 when anything fails, as find's exit status */
+	bool quit;  /**< set by -quit: stop the walk after this entry */
+};
+
+/** Evaluates a node for the current entry; returns its truth value. */
+typedef bool lf_eval_fn(const struct lf_expr *x, struct lf_eval *ev);
+
+enum lf_expr_kind {
+	LF_EXPR_PRIMARY = 0,
+	LF_EXPR_NOT,
+	LF_EXPR_AND,
+	LF_EXPR_OR,
+	LF_EXPR_COMMA,
+};
+
+/** One node. */
+struct lf_expr {
+	lf_eval_fn *eval;
+	enum lf_expr_kind kind;
+	struct lf_expr *lhs, *rhs; /**< operands (rhs NULL for "!") */
+	const char *name;          /**< the primary as written, for messages */
+	bool is_action;            /**< has a side effect that suppresses -print */
+};
+
+/** Allocate a node; NULL with errno set on failure. */
+struct lf_expr *lf_expr_new(lf_eval_fn *eval, enum lf_expr_kind kind, const char *name);
+
+/** Free a tree (NULL is fine). */
+void lf_expr_free(struct lf_expr *x);
+
+/** Evaluate @x for ev->entry. */
+static inline bool lf_expr_eval(const struct lf_expr *x, struct lf_eval *ev)
+{
+	return x->eval(x, ev);
+}
+
+/** Whether any node of @x is an action (so no -print is implied). */
+bool lf_expr_has_action(const struct lf_expr *x);
+
+/* The evaluation functions of the operators and primaries. */
+lf_eval_fn lf_eval_not, lf_eval_and, lf_eval_or, lf_eval_comma;
+lf_eval_fn lf_eval_true, lf_eval_false;
+lf_eval_fn lf_eval_print, lf_eval_print0, lf_eval_prune, lf_eval_quit;
+
+#endif

@@ -1,0 +1,179 @@
+/*
+ * luafind: find(1) with Lua inside.
+ *
+ * Map of the sources:
+ *
+ *   src/core/       the traversal core (no Lua, no CLI)
+ *     walk.[ch]       the pull walker: depth-first engine, fd budget, stat cache
+ *     walk_bfs.c      the breadth-first engine
+ *     walk_impl.h     walker state shared by the two engines
+ *     dir.[ch]        getdents64
+ *     stat.[ch]       statx with an fstatat fallback
+ *   src/cli/        the command line
+ *     main.c          this file: standard streams, parse, run, exit status
+ *     parse.[ch]      argv -> options, paths and an expression tree
+ *     expr.[ch]       expression nodes and their evaluation
+ *     output.[ch]     buffered output
+ *     diag.[ch]       messages on stderr in find's form
+ *
+ * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
+ * that could not be read, a write error).
+ */
+#include "diag.h"
+#include "expr.h"
+#include "output.h"
+#include "parse.h"
+#include "walk.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef LUAFIND_VERSION
+#define LUAFIND_VERSION "unknown"
+#endif
+
+/*
+ * If fd 0, 1 or 2 is closed, the first directory we open would take its
+ * number and our output would go into it.
+ */
+static int open_std_streams(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int flags = fd == 0 ? O_RDONLY : O_WRONLY;
+			int nfd = open("/dev/null", flags);
+			if (nfd < 0) {
+				return -1;
+			}
+			if (nfd != fd) {
+				close(nfd);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static void usage(void)
+{
+	printf("Usage: %s [-H] [-L] [-P] [--stats] [PATH...] [EXPRESSION]\n"
+	       "\n"
+	       "Walk each PATH (default: .) and evaluate EXPRESSION for every file, as find(1).\n"
+	       "\n"
+	       "Options before the paths:\n"
+	       "  -P         never follow symbolic links (default)\n"
+	       "  -H         follow symbolic links given as paths\n"
+	       "  -L         follow all symbolic links, reporting loops\n"
+	       "  --stats    print the walk's syscall counters on stderr at the end\n"
+	       "  --help     show this help\n"
+	       "  --version  show the version\n"
+	       "\n"
+	       "Options: -depth -maxdepth N -mindepth N -xdev -mount -follow -noleaf -warn -nowarn\n"
+	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
+	       "Tests: -true -false\n"
+	       "Actions: -print -print0 -prune -quit\n"
+	       "\n"
+	       "See luafind(1) for details.\n",
+	       lf_progname);
+}
+
+static void report_error(const struct lf_entry *e)
+{
+	if (e->error == ELOOP && e->loop_pathlen) {
+		fprintf(stderr, "%s: File system loop detected; ", lf_progname);
+		lf_diag_quote(stderr, e->path, e->pathlen);
+		fputs(" is part of the same file system loop as ", stderr);
+		lf_diag_quote(stderr, e->path, e->loop_pathlen);
+		fputs(".\n", stderr);
+	} else {
+		lf_diag_path(e->path, e->pathlen, e->error);
+	}
+}
+
+static void print_stats(const struct lf_counters *c, uint64_t entries)
+{
+	fprintf(stderr,
+		"%s: stats: entries=%" PRIu64 " opens=%" PRIu64 " reopens=%" PRIu64 " closes=%" PRIu64
+		" getdents=%" PRIu64 " stats=%" PRIu64 " stats_follow=%" PRIu64 " fd_stats=%" PRIu64
+		" unlinks=%" PRIu64 "\n",
+		lf_progname, entries, c->opens, c->reopens, c->closes, c->getdents, c->stats,
+		c->stats_follow, c->fd_stats, c->unlinks);
+}
+
+static int run(struct lf_cmdline *cmd)
+{
+	struct lf_out out;
+	if (lf_out_init(&out, STDOUT_FILENO) != 0) {
+		lf_diag("%s", strerror(errno));
+		return 1;
+	}
+	struct lf_walk *w = lf_walk_open(&cmd->opts);
+	if (!w) {
+		lf_diag("%s", strerror(errno));
+		lf_out_close(&out);
+		return 1;
+	}
+
+	struct lf_eval ev = {w, NULL, &out, 0, false};
+	uint64_t entries = 0;
+	struct lf_entry *e;
+	int r;
+	while ((r = lf_walk_next(w, &e)) > 0) {
+		entries++;
+		if (e->visit == LF_VISIT_ERROR) {
+			lf_out_flush(&out);
+			report_error(e);
+			ev.status = 1;
+			continue;
+		}
+		ev.entry = e;
+		lf_expr_eval(cmd->expr, &ev);
+		if (ev.quit || out.err) {
+			break;
+		}
+	}
+	if (r < 0) {
+		lf_diag("%s", strerror(errno));
+		ev.status = 1;
+	}
+	if (cmd->stats) {
+		print_stats(lf_walk_counters(w), entries);
+	}
+	lf_walk_close(w);
+	if (lf_out_close(&out) != 0) {
+		lf_diag("write error: %s", strerror(out.err));
+		ev.status = 1;
+	}
+	return ev.status;
+}
+
+int main(int argc, char **argv)
+{
+	if (open_std_streams() != 0) {
+		return 1;
+	}
+	struct lf_cmdline cmd;
+	if (lf_parse(argc, argv, &cmd) != 0) {
+		lf_cmdline_free(&cmd);
+		return 1;
+	}
+	int status = 0;
+	if (cmd.help) {
+		usage();
+	} else if (cmd.version) {
+		printf("luafind %s\n", LUAFIND_VERSION);
+	} else {
+		status = run(&cmd);
+	}
+	lf_cmdline_free(&cmd);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		lf_diag("write error");
+		status = 1;
+	}
+	return status;
+}

@@ -1,0 +1,56 @@
+/**
+ * output.h: a buffered writer for the paths the CLI prints.
+ *
+ * stdio would do, but a writer we own lets us use one large buffer, write(2)
+ * directly and remember the first write error for the exit status.
+ */
+#ifndef LF_OUTPUT_H
+#define LF_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct lf_out {
+	int fd;
+	int err;    /**< first write error (errno), or 0 */
+	size_t len;
+	size_t cap;
+	char *buf;
+};
+
+/**
+ * Prepare @o to write to @fd.
+ * @return 0, or -1 with errno set (ENOMEM)
+ */
+int lf_out_init(struct lf_out *o, int fd);
+
+/** Write any buffered bytes.  @return 0, or -1 with o->err set. */
+int lf_out_flush(struct lf_out *o);
+
+/** Flush and free the buffer.  @return 0, or -1 if any write failed. */
+int lf_out_close(struct lf_out *o);
+
+/** Append @len bytes; after a write error, everything is dropped. */
+static inline void lf_out_write(struct lf_out *o, const char *data, size_t len)
+{
+	extern void lf_out_write_slow(struct lf_out *o, const char *data, size_t len);
+	if (o->cap - o->len >= len) {
+		__builtin_memcpy(o->buf + o->len, data, len);
+		o->len += len;
+	} else {
+		lf_out_write_slow(o, data, len);
+	}
+}
+
+/** Append one byte. */
+static inline void lf_out_putc(struct lf_out *o, char c)
+{
+	if (o->len == o->cap) {
+		lf_out_flush(o);
+	}
+	if (o->len < o->cap) {
+		o->buf[o->len++] = c;
+	}
+}
+
+#endif

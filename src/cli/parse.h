@@ -1,0 +1,40 @@
+/**
+ * parse.h: find's command line (options, paths, expression) into a plan.
+ *
+ * The grammar is GNU find's: leading -H/-L/-P, then paths up to the first
+ * argument that looks like an expression, then an expression of primaries
+ * joined by ( ) ! -not -a -and -o -or , with the usual precedence and an
+ * implicit -a.  Without an action, -print is implied.
+ */
+#ifndef LF_PARSE_H
+#define LF_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "expr.h"
+#include "walk.h"
+
+/** What the command line asks for. */
+struct lf_cmdline {
+	struct lf_walk_opts opts;
+	const char **roots; /**< owned array of borrowed argv strings */
+	size_t nroots;
+	struct lf_expr *expr;
+	bool stats;   /**< --stats: print the core's counters at the end */
+	bool help;    /**< --help was given: nothing else runs */
+	bool version; /**< --version was given */
+	bool warn;    /**< GNU's -warn/-nowarn (default: stdin is a terminal) */
+};
+
+/**
+ * Parse @argv.  Errors are reported on stderr in find's words.
+ *
+ * @return 0 on success, -1 on a usage error (exit status 1)
+ */
+int lf_parse(int argc, char **argv, struct lf_cmdline *cmd);
+
+/** Free what lf_parse() allocated. */
+void lf_cmdline_free(struct lf_cmdline *cmd);
+
+#endif

@@ -1,0 +1,971 @@
+/*
+ * walk.c: the depth-first engine and what both engines share.
+ *
+ * Each directory on the current path is a frame on an explicit stack.  A
+ * frame's records are read with getdents64 straight into a stack-shaped arena
+ * and visited in place; popping a frame gives its arena region back.  A frame
+ * whose records are all visited and that owes no post-order visit is popped
+ * as soon as its last subdirectory is opened ("tail popping"), so a chain
+ * costs memory only for the path string.  Frames' fds are evicted, shallowest
+ * first, when the fd budget is spent; an evicted frame records its dev/ino
+ * and is reopened through ".." from an open child or downwards from an open
+ * ancestor, and the reopened fd must match what was recorded.
+ */
+#define _GNU_SOURCE
+#include "walk.h"
+
+#include "dir.h"
+#include "walk_impl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Free space at the arena's top before each getdents64 call. */
+#define READ_CHUNK (64 * 1024)
+
+/* fds left for the caller (output files, -exec pipes) besides stdio. */
+#define FD_RESERVE 8
+
+enum lf_type lf_type_from_mode(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return LF_REG;
+	case S_IFDIR: return LF_DIR;
+	case S_IFLNK: return LF_LNK;
+	case S_IFIFO: return LF_FIFO;
+	case S_IFSOCK: return LF_SOCK;
+	case S_IFCHR: return LF_CHR;
+	case S_IFBLK: return LF_BLK;
+	default: return LF_UNKNOWN;
+	}
+}
+
+enum lf_type lf_type_from_dtype(unsigned char d_type)
+{
+	switch (d_type) {
+	case DT_REG: return LF_REG;
+	case DT_DIR: return LF_DIR;
+	case DT_LNK: return LF_LNK;
+	case DT_FIFO: return LF_FIFO;
+	case DT_SOCK: return LF_SOCK;
+	case DT_CHR: return LF_CHR;
+	case DT_BLK: return LF_BLK;
+	default: return LF_UNKNOWN;
+	}
+}
+
+static bool is_logical(const struct lf_walk *w)
+{
+	return w->opts.symlinks == LF_LOGICAL;
+}
+
+static bool wants_post(const struct lf_walk *w)
+{
+	return w->opts.order == LF_ORDER_POST || w->opts.order == LF_ORDER_BOTH;
+}
+
+static int set_fatal(struct lf_walk *w, int err)
+{
+	if (!w->fatal) {
+		w->fatal = err;
+	}
+	errno = w->fatal;
+	return -1;
+}
+
+int lf_walk_grow_path(struct lf_walk *w, size_t need)
+{
+	if (need <= w->pathcap) {
+		return 0;
+	}
+	size_t cap = w->pathcap ? w->pathcap : 256;
+	while (cap < need) {
+		cap *= 2;
+	}
+	char *p = realloc(w->path, cap);
+	if (!p) {
+		return -1;
+	}
+	w->path = p;
+	w->pathcap = cap;
+	w->ent.pub.path = p;
+	return 0;
+}
+
+int lf_walk_reserve_arena(struct lf_walk *w, size_t need)
+{
+	if (w->arenacap - w->arenatop >= need) {
+		return 0;
+	}
+	size_t cap = w->arenacap ? w->arenacap : 4 * READ_CHUNK;
+	while (cap - w->arenatop < need) {
+		cap *= 2;
+	}
+	char *a = realloc(w->arena, cap);
+	if (!a) {
+		return -1;
+	}
+	w->arena = a;
+	w->arenacap = cap;
+	return 0;
+}
+
+/* Where the names of a frame's children start in the path. */
+static size_t childoff(const struct lf_walk *w, const struct lf_frame *f)
+{
+	return f->pathlen + (w->path[f->pathlen - 1] != '/' || f->depth > 0);
+}
+
+/* ---- fd budget ---------------------------------------------------------- */
+
+void lf_walk_close_fd(struct lf_walk *w, int fd)
+{
+	if (fd >= 0) {
+		close(fd);
+		w->open_fds--;
+		w->counters.closes++;
+	}
+}
+
+int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino)
+{
+	struct lf_stat st;
+	w->counters.fd_stats++;
+	if (lf_stat_fd(fd, &st) != 0) {
+		return -1;
+	}
+	*dev = st.dev;
+	*ino = st.ino;
+	return 0;
+}
+
+int lf_bfs_evict(struct lf_walk *w);
+
+/*
+ * Close the fd of the shallowest unpinned frame below the top, recording its
+ * identity first so that a reopen can be checked.  Shallow frames are the
+ * least recently used ones in a depth-first walk.
+ */
+static int evict_one(struct lf_walk *w)
+{
+	if (w->bfs) {
+		return lf_bfs_evict(w);
+	}
+	for (size_t i = w->evict_from; i + 1 < w->nframes; i++) {
+		struct lf_frame *f = &w->frames[i];
+		if (f->fd < 0 || (f->flags & F_PINNED)) {
+			continue;
+		}
+		if (!(f->flags & F_HAVE_ID)) {
+			if (lf_walk_record_id(w, f->fd, &f->id_dev, &f->id_ino) != 0) {
+				continue;
+			}
+			f->flags |= F_HAVE_ID;
+		}
+		lf_walk_close_fd(w, f->fd);
+		f->fd = -1;
+		w->evict_from = i + 1;
+		return 0;
+	}
+	return -1;
+}
+
+static void make_room(struct lf_walk *w, int need)
+{
+	while (w->open_fds + need > w->max_fds && evict_one(w) == 0) {
+	}
+}
+
+int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow)
+{
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW);
+	make_room(w, 1);
+	for (;;) {
+		w->counters.opens++;
+		int fd = openat(at_fd, name, flags);
+		if (fd >= 0) {
+			w->open_fds++;
+			return fd;
+		}
+		if ((errno != EMFILE && errno != ENFILE) || evict_one(w) != 0) {
+			return -1;
+		}
+		/* The real limit is lower than we thought: remember it. */
+		w->max_fds = w->open_fds > 2 ? w->open_fds : 2;
+	}
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int cmp_records(const void *a, const void *b, void *arena)
+{
+	const struct lf_dirent *da = (const void *)((char *)arena + *(const size_t *)a);
+	const struct lf_dirent *db = (const void *)((char *)arena + *(const size_t *)b);
+	return strcmp(da->d_name, db->d_name);
+}
+
+int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted)
+{
+	int err = 0;
+	*start = w->arenatop;
+	for (;;) {
+		if (lf_walk_reserve_arena(w, READ_CHUNK) != 0) {
+			return set_fatal(w, errno);
+		}
+		w->counters.getdents++;
+		ssize_t n = lf_getdents(fd, w->arena + w->arenatop, w->arenacap - w->arenatop);
+		if (n <= 0) {
+			err = n < 0 ? errno : 0;
+			break;
+		}
+		w->arenatop += (size_t)n;
+	}
+	*end = w->arenatop;
+	*sorted = false;
+
+	if (w->opts.flags & LF_WALK_SORT) {
+		size_t count = 0;
+		for (size_t o = *start; o < *end; o += ((struct lf_dirent *)(w->arena + o))->d_reclen) {
+			count++;
+		}
+		if (lf_walk_reserve_arena(w, count * sizeof(size_t)) != 0) {
+			return set_fatal(w, errno);
+		}
+		size_t *index = (size_t *)(w->arena + w->arenatop);
+		size_t n = 0;
+		for (size_t o = *start; o < *end; o += ((struct lf_dirent *)(w->arena + o))->d_reclen) {
+			if (!lf_dir_is_dot(((struct lf_dirent *)(w->arena + o))->d_name)) {
+				index[n++] = o;
+			}
+		}
+		qsort_r(index, n, sizeof(size_t), cmp_records, w->arena);
+		*start = w->arenatop;
+		w->arenatop += n * sizeof(size_t);
+		*end = w->arenatop;
+		*sorted = true;
+	}
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* The frame's next record other than "." and "..", without consuming it. */
+static struct lf_dirent *peek_record(struct lf_walk *w, struct lf_frame *f)
+{
+	while (f->cur < f->end) {
+		struct lf_dirent *d;
+		if (f->flags & F_SORTED) {
+			return (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + f->cur));
+		}
+		d = (struct lf_dirent *)(w->arena + f->cur);
+		if (!lf_dir_is_dot(d->d_name)) {
+			return d;
+		}
+		f->cur += d->d_reclen;
+	}
+	return NULL;
+}
+
+static void consume_record(struct lf_walk *w, struct lf_frame *f)
+{
+	if (f->flags & F_SORTED) {
+		f->cur += sizeof(size_t);
+	} else {
+		f->cur += ((struct lf_dirent *)(w->arena + f->cur))->d_reclen;
+	}
+}
+
+/* ---- entries and their stat cache --------------------------------------- */
+
+void lf_walk_reset_entry(struct lf_walk *w)
+{
+	w->ent.cache_err[0] = -1;
+	w->ent.cache_err[1] = -1;
+	w->ent.pub.error = 0;
+	w->ent.pub.loop_pathlen = 0;
+	w->ent.pub.root = w->cur_root;
+	w->ent.follow_walk = is_logical(w);
+}
+
+const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how)
+{
+	struct entry_priv *p = (struct entry_priv *)e;
+	struct lf_walk *w = p->w;
+	bool walk_mode = how == LF_FOLLOW_WALK;
+	bool follow = walk_mode ? p->follow_walk : how == LF_FOLLOW;
+	bool maybe_link = p->raw_type == LF_LNK || p->raw_type == LF_UNKNOWN;
+	int slot = follow && maybe_link;
+
+	if (!maybe_link && p->cache_err[1] >= 0) {
+		slot = 1; /* not a link: a follow result serves both */
+	}
+	if (p->cache_err[slot] < 0) {
+		if (slot) {
+			w->counters.stats_follow++;
+		} else {
+			w->counters.stats++;
+		}
+		int r = lf_stat_at(e->at_fd, e->at_name, slot, &p->cache[slot]);
+		p->cache_err[slot] = r == 0 ? 0 : errno;
+	}
+	if (p->cache_err[slot] == 0) {
+		return &p->cache[slot];
+	}
+	if (slot && walk_mode && p->cache_err[slot] == ENOENT) {
+		/* A broken link under -L is described by the link itself. */
+		return lf_entry_stat(e, LF_NOFOLLOW);
+	}
+	errno = p->cache_err[slot];
+	return NULL;
+}
+
+/* Fill in the type when d_type could not, or when a followed link hides it. */
+int lf_walk_resolve_type(struct lf_walk *w)
+{
+	struct lf_entry *e = &w->ent.pub;
+	if (e->type == LF_UNKNOWN || (e->type == LF_LNK && w->ent.follow_walk)) {
+		const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+		if (!st) {
+			return -1;
+		}
+		e->type = lf_type_from_mode(st->mode);
+		if (w->ent.raw_type == LF_UNKNOWN && !w->ent.follow_walk) {
+			w->ent.raw_type = e->type;
+		}
+	}
+	return 0;
+}
+
+/* ---- loop detection (LF_LOGICAL) ---------------------------------------- */
+
+static size_t id_hash(uint64_t dev, uint64_t ino, size_t nbuckets)
+{
+	uint64_t h = (ino * 0x9E3779B97F4A7C15ull) ^ (dev * 0xC2B2AE3D27D4EB4Full);
+	return (size_t)(h >> 20) & (nbuckets - 1);
+}
+
+static int hash_insert(struct lf_walk *w, size_t idx)
+{
+	if (w->nframes > w->nbuckets) {
+		size_t n = w->nbuckets ? w->nbuckets * 4 : 256;
+		int *b = realloc(w->buckets, n * sizeof(*b));
+		if (!b) {
+			return -1;
+		}
+		w->buckets = b;
+		w->nbuckets = n;
+		for (size_t i = 0; i < n; i++) {
+			b[i] = -1;
+		}
+		/* Reinserting in index order keeps each bucket's head the deepest. */
+		for (size_t i = 0; i < idx; i++) {
+			struct lf_frame *f = &w->frames[i];
+			if (f->flags & F_HAVE_ID) {
+				size_t h = id_hash(f->id_dev, f->id_ino, n);
+				f->hnext = b[h];
+				b[h] = (int)i;
+			}
+		}
+	}
+	struct lf_frame *f = &w->frames[idx];
+	size_t h = id_hash(f->id_dev, f->id_ino, w->nbuckets);
+	f->hnext = w->buckets[h];
+	w->buckets[h] = (int)idx;
+	return 0;
+}
+
+static void hash_remove(struct lf_walk *w, size_t idx)
+{
+	struct lf_frame *f = &w->frames[idx];
+	size_t h = id_hash(f->id_dev, f->id_ino, w->nbuckets);
+	/* Frames leave in LIFO order, so this one heads its bucket. */
+	if (w->buckets[h] == (int)idx) {
+		w->buckets[h] = f->hnext;
+	}
+}
+
+static int hash_find(const struct lf_walk *w, uint64_t dev, uint64_t ino)
+{
+	if (!w->nbuckets) {
+		return -1;
+	}
+	for (int i = w->buckets[id_hash(dev, ino, w->nbuckets)]; i >= 0; i = w->frames[i].hnext) {
+		if (w->frames[i].id_dev == dev && w->frames[i].id_ino == ino) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+/*
+ * Decide whether the current directory entry is to be read, stat-ing it only
+ * when xdev or loop detection needs its identity.  Sets *loop_frame to the
+ * ancestor it is the same directory as, or -1.
+ */
+bool lf_walk_may_descend(struct lf_walk *w, int *loop_frame)
+{
+	struct lf_entry *e = &w->ent.pub;
+	*loop_frame = -1;
+	w->pend.have_id = false;
+	if (w->opts.maxdepth >= 0 && e->depth >= w->opts.maxdepth) {
+		return false;
+	}
+	bool xdev = (w->opts.flags & LF_WALK_XDEV) && e->depth > 0;
+	if (!xdev && !is_logical(w)) {
+		return true;
+	}
+	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+	if (!st) {
+		return true; /* opening it will report why */
+	}
+	w->pend.have_id = true;
+	w->pend.id_dev = st->dev;
+	w->pend.id_ino = st->ino;
+	if (xdev && st->dev != w->root_dev) {
+		return false;
+	}
+	if (is_logical(w) && !w->bfs) {
+		*loop_frame = hash_find(w, st->dev, st->ino);
+	}
+	return *loop_frame < 0;
+}
+
+/* ---- the depth-first engine --------------------------------------------- */
+
+static struct lf_entry *error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff,
+				    int depth, int err)
+{
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->path[pathlen] = '\0';
+	e->path = w->path;
+	e->pathlen = pathlen;
+	e->nameoff = nameoff;
+	e->depth = depth;
+	e->type = LF_DIR;
+	e->visit = LF_VISIT_ERROR;
+	e->at_fd = -1;
+	e->at_name = w->path + nameoff;
+	e->error = err;
+	w->had_error = true;
+	return e;
+}
+
+/*
+ * Make frame @i's fd usable again.  @src_fd, if open, is a directory
+ * @src_depth deep below it on the same path, from which ".." leads back.
+ */
+static int reopen_frame(struct lf_walk *w, size_t i, int src_fd, int src_depth)
+{
+	struct lf_frame *f = &w->frames[i];
+	if (f->fd >= 0) {
+		return 0;
+	}
+	if (!(f->flags & F_HAVE_ID)) {
+		errno = ESTALE;
+		return -1;
+	}
+	make_room(w, 2);
+
+	size_t j = i;
+	while (j > 0 && w->frames[--j].fd < 0) {
+	}
+	int fd = -1;
+	if (src_fd >= 0 && !is_logical(w) && src_depth - f->depth <= f->depth - w->frames[j].depth) {
+		fd = src_fd;
+		for (int k = src_depth; k > f->depth; k--) {
+			w->counters.reopens++;
+			int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+			if (fd != src_fd) {
+				close(fd);
+			}
+			fd = up;
+			if (fd < 0) {
+				return -1;
+			}
+		}
+	} else {
+		int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (is_logical(w) ? 0 : O_NOFOLLOW);
+		size_t pos = childoff(w, &w->frames[j]);
+		fd = w->frames[j].fd;
+		while (pos < f->pathlen) {
+			char name[NAME_MAX + 1];
+			size_t len = 0;
+			while (pos + len < f->pathlen && w->path[pos + len] != '/' && w->path[pos + len] != '\0') {
+				len++;
+			}
+			if (len > NAME_MAX) {
+				errno = ENAMETOOLONG;
+				goto fail;
+			}
+			memcpy(name, w->path + pos, len);
+			name[len] = '\0';
+			w->counters.reopens++;
+			int next = openat(fd, name, flags);
+			if (fd != w->frames[j].fd) {
+				close(fd);
+			}
+			fd = next;
+			if (fd < 0) {
+				return -1;
+			}
+			pos += len + 1;
+		}
+	}
+
+	uint64_t dev, ino;
+	if (lf_walk_record_id(w, fd, &dev, &ino) != 0) {
+		goto fail;
+	}
+	if (dev != f->id_dev || ino != f->id_ino) {
+		errno = ESTALE; /* replaced underneath us: never follow it */
+		goto fail;
+	}
+	f->fd = fd;
+	w->open_fds++;
+	if (i < w->evict_from) {
+		w->evict_from = i;
+	}
+	return 0;
+fail:;
+	int err = errno;
+	if (fd >= 0 && fd != src_fd) {
+		close(fd);
+	}
+	errno = err;
+	return -1;
+}
+
+static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
+{
+	if (w->nframes == w->framecap) {
+		size_t cap = w->framecap ? w->framecap * 2 : 64;
+		struct lf_frame *fr = realloc(w->frames, cap * sizeof(*fr));
+		if (!fr) {
+			lf_walk_close_fd(w, fd);
+			return set_fatal(w, errno);
+		}
+		w->frames = fr;
+		w->framecap = cap;
+	}
+	size_t idx = w->nframes++;
+	struct lf_frame *f = &w->frames[idx];
+	f->start = f->cur = f->end = w->arenatop;
+	f->pathlen = w->pend.pathlen;
+	f->ino = w->pend.ino;
+	f->id_dev = w->pend.id_dev;
+	f->id_ino = w->pend.id_ino;
+	f->fd = fd;
+	f->depth = w->pend.depth;
+	f->flags = (need_post ? F_NEED_POST : 0) | (w->pend.have_id ? F_HAVE_ID : 0) | (pinned ? F_PINNED : 0);
+	f->hnext = -1;
+	if (fd >= 0 && idx < w->evict_from) {
+		w->evict_from = idx;
+	}
+	if (is_logical(w) && w->pend.have_id && hash_insert(w, idx) != 0) {
+		return set_fatal(w, errno);
+	}
+	return 0;
+}
+
+/*
+ * Open and read the directory returned last, if it was not pruned.
+ * @return 1 if an error entry is ready, 0 to go on, -1 on a fatal error
+ */
+static int descend(struct lf_walk *w)
+{
+	bool need_post = wants_post(w);
+	bool read_it = w->pend.read_it && !w->pruned;
+	w->pend_active = false;
+	if (!read_it && !need_post) {
+		return 0;
+	}
+
+	bool root = w->pend.root;
+	size_t t = w->nframes - 1;
+	int at_fd = root ? AT_FDCWD : w->frames[t].fd;
+	size_t nameoff = root ? 0 : childoff(w, &w->frames[t]);
+	bool follow = is_logical(w) || (root && w->opts.symlinks == LF_COMFOLLOW);
+	int fd = -1, err = 0;
+
+	w->path[w->pend.pathlen] = '\0';
+	if (read_it) {
+		fd = lf_walk_open_dir(w, at_fd, w->path + nameoff, follow);
+		if (fd < 0) {
+			err = errno;
+		}
+	}
+	if (!root) {
+		struct lf_frame *parent = &w->frames[t];
+		if (!peek_record(w, parent)) {
+			/* Its records are spent: the child may reuse the space. */
+			w->arenatop = parent->start;
+			parent->cur = parent->end = parent->start;
+			if (!need_post && parent->depth > 0 && !is_logical(w)) {
+				lf_walk_close_fd(w, parent->fd);
+				w->nframes--;
+			}
+		}
+	}
+	if (push_frame(w, fd, need_post, root) != 0) {
+		return -1;
+	}
+	if (fd >= 0) {
+		struct lf_frame *f = &w->frames[w->nframes - 1];
+		bool sorted;
+		size_t start, end;
+		if (lf_walk_read_dir(w, fd, &start, &end, &sorted) != 0) {
+			if (w->fatal) {
+				return -1;
+			}
+			err = errno;
+		}
+		f = &w->frames[w->nframes - 1];
+		f->cur = start;
+		f->end = end;
+		if (sorted) {
+			f->flags |= F_SORTED;
+		}
+	}
+	if (err) {
+		error_entry(w, w->pend.pathlen, nameoff, w->pend.depth, err);
+		return 1;
+	}
+	return 0;
+}
+
+/* The next root: stat it (a handful of stats per run, not per entry). */
+int lf_walk_stat_root(struct lf_walk *w)
+{
+	const char *root = w->opts.roots[w->next_root];
+	size_t len = strlen(root);
+	w->cur_root = w->next_root++;
+	if (lf_walk_grow_path(w, len + 2) != 0) {
+		return set_fatal(w, errno);
+	}
+	memcpy(w->path, root, len + 1);
+
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->ent.follow_walk = w->opts.symlinks != LF_PHYSICAL;
+	w->ent.raw_type = LF_UNKNOWN;
+	e->path = w->path;
+	e->pathlen = len;
+	e->nameoff = 0;
+	e->depth = 0;
+	e->type = LF_UNKNOWN;
+	e->visit = LF_VISIT_PRE;
+	e->ino = 0;
+	e->at_fd = AT_FDCWD;
+	e->at_name = w->path;
+
+	const struct lf_stat *st = len ? lf_entry_stat(e, LF_FOLLOW_WALK) : NULL;
+	if (!st) {
+		e->visit = LF_VISIT_ERROR;
+		e->error = len ? errno : ENOENT;
+		w->had_error = true;
+		return 1;
+	}
+	e->type = lf_type_from_mode(st->mode);
+	e->ino = st->ino;
+	w->root_dev = st->dev;
+	return 0;
+}
+
+static int visit_root(struct lf_walk *w)
+{
+	int r = lf_walk_stat_root(w);
+	if (r != 0) {
+		return r;
+	}
+	struct lf_entry *e = &w->ent.pub;
+	if (e->type != LF_DIR) {
+		return e->depth >= w->opts.mindepth ? 1 : 0;
+	}
+	const struct lf_stat *st = &w->ent.cache[w->ent.cache_err[1] == 0];
+	w->pend_active = true;
+	w->pruned = false;
+	w->pend.root = true;
+	w->pend.pathlen = e->pathlen;
+	w->pend.ino = e->ino;
+	w->pend.depth = 0;
+	w->pend.have_id = true;
+	w->pend.id_dev = st->dev;
+	w->pend.id_ino = st->ino;
+	w->pend.read_it = w->opts.maxdepth != 0;
+	return w->opts.order != LF_ORDER_POST && w->opts.mindepth <= 0;
+}
+
+/* Visit the next record of the top frame.  1: entry ready, 0: go on. */
+static int visit_child(struct lf_walk *w, struct lf_dirent *d)
+{
+	struct lf_frame *top = &w->frames[w->nframes - 1];
+	size_t off = childoff(w, top);
+	size_t namelen = strlen(d->d_name);
+	int depth = top->depth + 1;
+	int at_fd = top->fd;
+	size_t toplen = top->pathlen;
+
+	consume_record(w, top);
+	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
+		return set_fatal(w, errno);
+	}
+	if (off > toplen) {
+		w->path[toplen] = '/';
+	}
+	memcpy(w->path + off, d->d_name, namelen + 1);
+
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->ent.raw_type = lf_type_from_dtype(d->d_type);
+	e->path = w->path;
+	e->pathlen = off + namelen;
+	e->nameoff = off;
+	e->depth = depth;
+	e->type = w->ent.raw_type;
+	e->visit = LF_VISIT_PRE;
+	e->ino = d->d_ino;
+	e->at_fd = at_fd;
+	e->at_name = w->path + off;
+
+	if (lf_walk_resolve_type(w) != 0) {
+		e->visit = LF_VISIT_ERROR;
+		e->error = errno;
+		w->had_error = true;
+		return 1;
+	}
+	if (e->type == LF_DIR) {
+		int loop;
+		w->pend.read_it = lf_walk_may_descend(w, &loop);
+		if (loop >= 0) {
+			e->visit = LF_VISIT_ERROR;
+			e->error = ELOOP;
+			e->loop_pathlen = w->frames[loop].pathlen;
+			w->had_error = true;
+			return 1;
+		}
+		w->pend_active = true;
+		w->pruned = false;
+		w->pend.root = false;
+		w->pend.pathlen = e->pathlen;
+		w->pend.ino = e->ino;
+		w->pend.depth = depth;
+		if (w->opts.order == LF_ORDER_POST) {
+			return 0;
+		}
+	}
+	return depth >= w->opts.mindepth;
+}
+
+/* The post-order visit of the top frame.  1: entry ready, 0: skipped. */
+static int visit_post(struct lf_walk *w)
+{
+	size_t t = w->nframes - 1;
+	struct lf_frame *f = &w->frames[t];
+	int at_fd = AT_FDCWD;
+	size_t nameoff = 0;
+
+	f->flags |= F_POST_DONE;
+	if (t > 0) {
+		struct lf_frame *parent = &w->frames[t - 1];
+		if (parent->flags & F_LOST) {
+			return 0;
+		}
+		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
+			parent = &w->frames[t - 1];
+			parent->flags |= F_LOST;
+			error_entry(w, parent->pathlen, 0, parent->depth, errno);
+			return 1;
+		}
+		f = &w->frames[t];
+		parent = &w->frames[t - 1];
+		at_fd = parent->fd;
+		nameoff = childoff(w, parent);
+	}
+	if (f->depth < w->opts.mindepth) {
+		return 0;
+	}
+
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->ent.raw_type = LF_DIR;
+	if (t == 0) {
+		w->ent.follow_walk = w->opts.symlinks != LF_PHYSICAL;
+		w->ent.raw_type = LF_UNKNOWN;
+	}
+	w->path[f->pathlen] = '\0';
+	e->path = w->path;
+	e->pathlen = f->pathlen;
+	e->nameoff = nameoff;
+	e->depth = f->depth;
+	e->type = LF_DIR;
+	e->visit = LF_VISIT_POST;
+	e->ino = f->ino;
+	e->at_fd = at_fd;
+	e->at_name = w->path + nameoff;
+	return 1;
+}
+
+/* Pop the top frame, reopening its parent if the parent still has work. */
+static int pop_frame(struct lf_walk *w)
+{
+	size_t t = w->nframes - 1;
+	struct lf_frame *f = &w->frames[t];
+	int ret = 0;
+
+	if (t > 0 && !(w->frames[t - 1].flags & F_LOST) && peek_record(w, &w->frames[t - 1])) {
+		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
+			struct lf_frame *parent = &w->frames[t - 1];
+			parent->flags |= F_LOST;
+			error_entry(w, parent->pathlen, 0, parent->depth, errno);
+			ret = 1;
+		}
+		f = &w->frames[t];
+	}
+	lf_walk_close_fd(w, f->fd);
+	w->arenatop = f->start;
+	if (is_logical(w) && (f->flags & F_HAVE_ID)) {
+		hash_remove(w, t);
+	}
+	w->nframes--;
+	if (w->evict_from > w->nframes) {
+		w->evict_from = w->nframes;
+	}
+	return ret;
+}
+
+static int dfs_next(struct lf_walk *w)
+{
+	for (;;) {
+		if (w->pend_active) {
+			int r = descend(w);
+			if (r != 0) {
+				return r;
+			}
+		}
+		if (w->nframes == 0) {
+			if (w->next_root == w->opts.nroots) {
+				return 0;
+			}
+			int r = visit_root(w);
+			if (r != 0) {
+				return r;
+			}
+			continue;
+		}
+
+		struct lf_frame *top = &w->frames[w->nframes - 1];
+		if (top->flags & F_LOST) {
+			top->cur = top->end;
+			top->flags |= F_POST_DONE;
+		}
+		struct lf_dirent *d = peek_record(w, top);
+		int r;
+		if (d) {
+			r = visit_child(w, d);
+		} else if ((top->flags & F_NEED_POST) && !(top->flags & F_POST_DONE)) {
+			r = visit_post(w);
+		} else {
+			r = pop_frame(w);
+		}
+		if (r != 0) {
+			return r;
+		}
+	}
+}
+
+/* ---- public API --------------------------------------------------------- */
+
+static int default_max_fds(void)
+{
+	struct rlimit rl;
+	long limit = 1024;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		limit = rl.rlim_cur > INT_MAX ? INT_MAX : (long)rl.rlim_cur;
+	} else if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		limit = 1 << 20;
+	}
+	limit -= 3 + FD_RESERVE;
+	return limit < 3 ? 3 : (int)limit;
+}
+
+struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
+{
+	if (!opts || (opts->nroots && !opts->roots) || opts->order > LF_ORDER_BREADTH ||
+	    opts->symlinks > LF_LOGICAL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct lf_walk *w = calloc(1, sizeof(*w));
+	if (!w) {
+		return NULL;
+	}
+	w->opts = *opts;
+	w->ent.w = w;
+	w->max_fds = opts->max_fds > 0 ? (opts->max_fds < 3 ? 3 : opts->max_fds) : default_max_fds();
+	if (lf_walk_grow_path(w, 256) != 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int lf_walk_next(struct lf_walk *w, struct lf_entry **ent)
+{
+	if (w->fatal) {
+		errno = w->fatal;
+		return -1;
+	}
+	int r = w->opts.order == LF_ORDER_BREADTH ? lf_bfs_next(w) : dfs_next(w);
+	if (r > 0) {
+		*ent = &w->ent.pub;
+	}
+	return r;
+}
+
+void lf_walk_prune(struct lf_walk *w)
+{
+	w->pruned = true;
+}
+
+const struct lf_counters *lf_walk_counters(const struct lf_walk *w)
+{
+	return &w->counters;
+}
+
+bool lf_walk_had_error(const struct lf_walk *w)
+{
+	return w->had_error;
+}
+
+int lf_walk_close(struct lf_walk *w)
+{
+	if (!w) {
+		return 0;
+	}
+	for (size_t i = 0; i < w->nframes; i++) {
+		lf_walk_close_fd(w, w->frames[i].fd);
+	}
+	lf_bfs_free(w);
+	int err = w->fatal;
+	free(w->frames);
+	free(w->arena);
+	free(w->path);
+	free(w->buckets);
+	free(w);
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}

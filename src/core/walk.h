@@ -1,0 +1,211 @@
+/**
+ * walk.h: the traversal core, a pull iterator over one or more file trees.
+ *
+ * Usage, in the spirit of fts_read(3):
+ *
+ *	struct lf_walk_opts opts = LF_WALK_OPTS_INIT;
+ *	const char *roots[] = {"."};
+ *	opts.roots = roots;
+ *	opts.nroots = 1;
+ *	struct lf_walk *w = lf_walk_open(&opts);
+ *	if (!w)
+ *		... errno says why ...
+ *	struct lf_entry *e;
+ *	int r;
+ *	while ((r = lf_walk_next(w, &e)) > 0) {
+ *		if (e->visit == LF_VISIT_ERROR)
+ *			report(e->path, e->error);
+ *		else if (skip_it)
+ *			lf_walk_prune(w);
+ *	}
+ *	if (lf_walk_close(w) != 0 || r < 0)
+ *		... errno holds the first error ...
+ *
+ * Lifetime: the entry returned by lf_walk_next() and everything it points to
+ * (path, stat data) stay valid only until the next call to lf_walk_next() or
+ * lf_walk_close().  It is a bug to use them afterwards.
+ *
+ * Laziness: the walker takes an entry's type from d_type and its inode from
+ * d_ino.  It calls stat only when d_type is DT_UNKNOWN, when following
+ * symbolic links needs the target's type or identity, when xdev needs a
+ * directory's device, or when the caller asks with lf_entry_stat().  The
+ * counters (lf_walk_counters()) prove it.
+ *
+ * Resources: no recursion, a bounded number of directory fds (from
+ * RLIMIT_NOFILE unless opts.max_fds says otherwise); a directory whose fd was
+ * evicted is reopened relative to an open ancestor, or through ".." from an
+ * open child, and its device and inode are checked against the values
+ * recorded at eviction, so a directory replaced underneath is reported
+ * (ESTALE), never followed.  Paths handed to the kernel below the roots are
+ * always a single component, so trees deeper than PATH_MAX work.
+ */
+#ifndef LF_WALK_H
+#define LF_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stat.h"
+
+/** File types, from d_type or stat. */
+enum lf_type {
+	LF_UNKNOWN = 0,
+	LF_REG,
+	LF_DIR,
+	LF_LNK,
+	LF_FIFO,
+	LF_SOCK,
+	LF_CHR,
+	LF_BLK,
+};
+
+/** What a call to lf_walk_next() returned. */
+enum lf_visit {
+	/** Any file, reached before the contents of a directory. */
+	LF_VISIT_PRE = 1,
+	/** A directory, after its contents (only if the order asks for it). */
+	LF_VISIT_POST,
+	/** A failure concerning entry->path; entry->error holds the errno. */
+	LF_VISIT_ERROR,
+};
+
+/** How symbolic links are treated (find's -P, -H and -L). */
+enum lf_symlinks {
+	LF_PHYSICAL = 0, /**< never follow (-P) */
+	LF_COMFOLLOW,    /**< follow the roots only (-H) */
+	LF_LOGICAL,      /**< follow everywhere, with loop detection (-L) */
+};
+
+/** Visiting order. */
+enum lf_order {
+	LF_ORDER_PRE = 0, /**< depth first, a directory before its contents */
+	LF_ORDER_POST,    /**< depth first, a directory after its contents (-depth) */
+	LF_ORDER_BOTH,    /**< depth first, directories visited before and after */
+	LF_ORDER_BREADTH, /**< breadth first, a directory before its contents */
+};
+
+/** Flags for lf_walk_opts.flags. */
+enum lf_walk_flags {
+	/** Visit each directory's entries in strcmp() order of their names. */
+	LF_WALK_SORT = 1 << 0,
+	/** Do not descend into directories on other filesystems (-xdev). */
+	LF_WALK_XDEV = 1 << 1,
+};
+
+/** Options of a walk. */
+struct lf_walk_opts {
+	const char *const *roots; /**< paths to walk, borrowed until close */
+	size_t nroots;
+	enum lf_symlinks symlinks;
+	enum lf_order order;
+	int mindepth; /**< entries shallower than this are not returned */
+	int maxdepth; /**< entries deeper than this are not read; -1: no limit */
+	unsigned flags;   /**< enum lf_walk_flags */
+	int max_fds;      /**< directory fds to keep open; 0: from RLIMIT_NOFILE */
+};
+
+#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0}
+
+/** The walker's syscall counters. */
+struct lf_counters {
+	uint64_t opens;        /**< directories opened (openat) */
+	uint64_t reopens;      /**< openat calls that reopened an evicted directory */
+	uint64_t closes;       /**< directory fds closed */
+	uint64_t getdents;     /**< getdents64 calls */
+	uint64_t stats;        /**< stat of an entry, not following links */
+	uint64_t stats_follow; /**< stat of an entry, following links */
+	uint64_t fd_stats;     /**< stat of an open directory fd (identity checks) */
+	uint64_t unlinks;      /**< unlinkat calls */
+};
+
+/** One file the walk reached.  See the lifetime rules above. */
+struct lf_entry {
+	const char *path;    /**< for output only: never passed to the kernel */
+	size_t pathlen;
+	size_t nameoff;      /**< the name is path + nameoff */
+	int depth;           /**< 0 for a root */
+	enum lf_type type;   /**< from d_type; LF_DIR for a followed link to a dir */
+	enum lf_visit visit;
+	uint64_t ino;        /**< from d_ino (0 for a root whose stat failed) */
+	int at_fd;           /**< directory fd for *at() calls on this entry */
+	const char *at_name; /**< the name relative to at_fd */
+	int error;           /**< errno of an LF_VISIT_ERROR entry, else 0 */
+	/**
+	 * For an ELOOP error under LF_LOGICAL, the length of the prefix of path
+	 * that names the ancestor this entry loops back to; otherwise 0.
+	 */
+	size_t loop_pathlen;
+	size_t root;         /**< index of the root this entry is under */
+};
+
+/** Which stat data lf_entry_stat() returns. */
+enum lf_follow {
+	LF_NOFOLLOW = 0, /**< the link itself (lstat) */
+	LF_FOLLOW,       /**< the link's target (stat) */
+	/**
+	 * As the walk treats this entry: follow under LF_LOGICAL (falling back
+	 * to the link itself when the target is missing, as find -L does), and
+	 * for roots under LF_COMFOLLOW; otherwise the link itself.
+	 */
+	LF_FOLLOW_WALK,
+};
+
+struct lf_walk;
+
+/**
+ * Start a walk.  Nothing is opened until the first lf_walk_next().
+ *
+ * @param opts options; opts->roots must outlive the walker
+ * @return a walker, or NULL with errno set (ENOMEM, or EINVAL for bad options)
+ */
+struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts);
+
+/**
+ * Advance to the next entry.
+ *
+ * Failures concerning one file (a directory that cannot be read, a root that
+ * does not exist, a loop, a replaced directory) are returned as entries with
+ * visit == LF_VISIT_ERROR, and the walk goes on.
+ *
+ * @param ent set to the entry on success
+ * @return 1 with *ent set, 0 when the walk is over, -1 with errno set on a
+ *         failure that ends the walk (ENOMEM)
+ */
+int lf_walk_next(struct lf_walk *w, struct lf_entry **ent);
+
+/**
+ * Do not descend into the directory last returned by lf_walk_next() in
+ * pre-order.  Has no effect on other entries.
+ */
+void lf_walk_prune(struct lf_walk *w);
+
+/**
+ * Stat data of an entry, fetched at most once per entry and follow mode, and
+ * cached together with its errno.
+ *
+ * @param e   the current entry of its walker
+ * @param how which file to describe
+ * @return the stat data (valid as long as the entry), or NULL with errno set
+ */
+const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how);
+
+/** The counters of @w so far. */
+const struct lf_counters *lf_walk_counters(const struct lf_walk *w);
+
+/**
+ * Whether any LF_VISIT_ERROR entry has been returned so far.
+ */
+bool lf_walk_had_error(const struct lf_walk *w);
+
+/**
+ * End a walk, closing every fd and freeing all memory.  @w may be NULL.
+ *
+ * @return 0, or -1 with errno set to the first failure that ended the walk
+ */
+int lf_walk_close(struct lf_walk *w);
+
+/** The file type encoded in a st_mode value. */
+enum lf_type lf_type_from_mode(uint32_t mode);
+
+#endif

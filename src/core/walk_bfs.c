@@ -1,0 +1,517 @@
+/*
+ * walk_bfs.c: the breadth-first engine.
+ *
+ * Directories wait in a FIFO queue as small nodes that point to their parent
+ * node, so a queued directory costs its name plus a few dozen bytes.  Open
+ * fds form an LRU list; an evicted node records its dev/ino and is reopened
+ * downwards from its nearest open ancestor, each step checked against what
+ * was recorded.  Only the directory being read has records in the arena.
+ */
+#define _GNU_SOURCE
+#include "dir.h"
+#include "walk_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct bnode {
+	struct bnode *parent;
+	struct bnode *qnext;
+	struct bnode *lru_prev, *lru_next;
+	uint64_t ino, id_dev, id_ino;
+	int fd;
+	int depth;
+	int refs; /* queued or current (1) plus child nodes */
+	unsigned flags;
+	size_t namelen;
+	char name[]; /* a root node holds the whole root path */
+};
+
+struct bfs_state {
+	struct bnode *qhead, *qtail;
+	struct bnode *lru_head, *lru_tail; /* head: most recently used */
+	struct bnode *cur;                 /* the directory being visited */
+	size_t cur_off, end;               /* its records in the arena */
+	bool sorted;
+	size_t childoff;                   /* where its children's names go */
+	struct bnode **chain;              /* scratch for reopening */
+	size_t chaincap;
+};
+
+static void lru_unlink(struct bfs_state *s, struct bnode *n)
+{
+	if (n->lru_prev) {
+		n->lru_prev->lru_next = n->lru_next;
+	} else if (s->lru_head == n) {
+		s->lru_head = n->lru_next;
+	}
+	if (n->lru_next) {
+		n->lru_next->lru_prev = n->lru_prev;
+	} else if (s->lru_tail == n) {
+		s->lru_tail = n->lru_prev;
+	}
+	n->lru_prev = n->lru_next = NULL;
+}
+
+static void lru_touch(struct bfs_state *s, struct bnode *n)
+{
+	lru_unlink(s, n);
+	n->lru_next = s->lru_head;
+	if (s->lru_head) {
+		s->lru_head->lru_prev = n;
+	}
+	s->lru_head = n;
+	if (!s->lru_tail) {
+		s->lru_tail = n;
+	}
+}
+
+int lf_bfs_evict(struct lf_walk *w)
+{
+	struct bfs_state *s = w->bfs;
+	for (struct bnode *n = s->lru_tail; n; n = n->lru_prev) {
+		if (n->flags & F_PINNED) {
+			continue;
+		}
+		if (!(n->flags & F_HAVE_ID)) {
+			if (lf_walk_record_id(w, n->fd, &n->id_dev, &n->id_ino) != 0) {
+				continue;
+			}
+			n->flags |= F_HAVE_ID;
+		}
+		lru_unlink(s, n);
+		lf_walk_close_fd(w, n->fd);
+		n->fd = -1;
+		return 0;
+	}
+	return -1;
+}
+
+static void release(struct lf_walk *w, struct bnode *n)
+{
+	while (n && --n->refs == 0) {
+		struct bnode *parent = n->parent;
+		if (n->fd >= 0) {
+			lru_unlink(w->bfs, n);
+			lf_walk_close_fd(w, n->fd);
+		}
+		free(n);
+		n = parent;
+	}
+}
+
+/* Gather @n and its ancestors, deepest first, stopping after the first
+ * with an open fd if @to_open.  Returns the count, or -1. */
+static ssize_t collect_chain(struct bfs_state *s, struct bnode *n, bool to_open)
+{
+	size_t len = 0;
+	for (struct bnode *a = n; a; a = a->parent) {
+		if (len == s->chaincap) {
+			size_t cap = s->chaincap ? s->chaincap * 2 : 16;
+			struct bnode **c = realloc(s->chain, cap * sizeof(*c));
+			if (!c) {
+				return -1;
+			}
+			s->chain = c;
+			s->chaincap = cap;
+		}
+		s->chain[len++] = a;
+		if (to_open && a->fd >= 0) {
+			break;
+		}
+	}
+	return (ssize_t)len;
+}
+
+/* Make @n's fd usable, reopening evicted ancestors downwards as needed; each
+ * reopened directory must match the dev/ino recorded when it was evicted. */
+static int node_fd(struct lf_walk *w, struct bnode *n)
+{
+	struct bfs_state *s = w->bfs;
+	ssize_t len = collect_chain(s, n, true);
+	if (len < 0) {
+		return -1;
+	}
+	struct bnode *a = s->chain[--len];
+	if (a->fd < 0) {
+		errno = ESTALE; /* roots are pinned, so this cannot happen */
+		return -1;
+	}
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY |
+		    (w->opts.symlinks == LF_LOGICAL ? 0 : O_NOFOLLOW);
+	while (len > 0) {
+		struct bnode *c = s->chain[--len];
+		unsigned pinned = a->flags & F_PINNED;
+		a->flags |= F_PINNED; /* the source must survive the eviction */
+		if (w->open_fds + 1 > w->max_fds) {
+			lf_bfs_evict(w);
+		}
+		a->flags = (a->flags & ~(unsigned)F_PINNED) | pinned;
+		w->counters.reopens++;
+		int fd = openat(a->fd, c->name, flags);
+		if (fd < 0) {
+			return -1;
+		}
+		uint64_t dev, ino;
+		if (lf_walk_record_id(w, fd, &dev, &ino) != 0 || dev != c->id_dev || ino != c->id_ino) {
+			close(fd);
+			errno = ESTALE; /* replaced underneath us: never follow it */
+			return -1;
+		}
+		c->fd = fd;
+		w->open_fds++;
+		lru_touch(s, c);
+		a = c;
+	}
+	lru_touch(s, a);
+	return a->fd;
+}
+
+/* Whether a root's children are joined without a slash ("dir/" + "x"). */
+static bool root_ends_in_slash(const struct bnode *root)
+{
+	return root->name[root->namelen - 1] == '/';
+}
+
+/* Write @n's path into the path buffer; returns its length or -1. */
+static ssize_t build_path(struct lf_walk *w, struct bnode *n)
+{
+	ssize_t count = collect_chain(w->bfs, n, false);
+	if (count < 0) {
+		return -1;
+	}
+	struct bnode **chain = w->bfs->chain;
+	size_t len = 0;
+	for (ssize_t i = count - 1; i >= 0; i--) {
+		bool slash = i < count - 1 && (i < count - 2 || !root_ends_in_slash(chain[count - 1]));
+		if (lf_walk_grow_path(w, len + chain[i]->namelen + 3) != 0) {
+			return -1;
+		}
+		if (slash) {
+			w->path[len++] = '/';
+		}
+		memcpy(w->path + len, chain[i]->name, chain[i]->namelen);
+		len += chain[i]->namelen;
+	}
+	w->path[len] = '\0';
+	return (ssize_t)len;
+}
+
+static int enqueue_pending(struct lf_walk *w)
+{
+	struct bfs_state *s = w->bfs;
+	size_t off = w->pend.root ? 0 : s->childoff;
+	size_t namelen = w->pend.pathlen - off;
+	struct bnode *n = malloc(sizeof(*n) + namelen + 1);
+	if (!n) {
+		return -1;
+	}
+	memcpy(n->name, w->path + off, namelen);
+	n->name[namelen] = '\0';
+	n->namelen = namelen;
+	n->parent = w->pend.root ? NULL : s->cur;
+	n->qnext = NULL;
+	n->lru_prev = n->lru_next = NULL;
+	n->ino = w->pend.ino;
+	n->id_dev = w->pend.id_dev;
+	n->id_ino = w->pend.id_ino;
+	n->fd = -1;
+	n->depth = w->pend.depth;
+	n->refs = 1;
+	n->flags = (w->pend.have_id ? F_HAVE_ID : 0) | (w->pend.root ? F_PINNED : 0);
+	if (n->parent) {
+		n->parent->refs++;
+	}
+	if (s->qtail) {
+		s->qtail->qnext = n;
+	} else {
+		s->qhead = n;
+	}
+	s->qtail = n;
+	return 0;
+}
+
+/* Under -L, whether the entry is the same directory as one of its ancestors. */
+static struct bnode *find_loop(struct lf_walk *w)
+{
+	if (w->opts.symlinks != LF_LOGICAL || !w->pend.have_id) {
+		return NULL;
+	}
+	for (struct bnode *a = w->bfs->cur; a; a = a->parent) {
+		if ((a->flags & F_HAVE_ID) && a->id_dev == w->pend.id_dev && a->id_ino == w->pend.id_ino) {
+			return a;
+		}
+	}
+	return NULL;
+}
+
+static int visit_record(struct lf_walk *w, struct lf_dirent *d)
+{
+	struct bfs_state *s = w->bfs;
+	struct bnode *cur = s->cur;
+	size_t namelen = strlen(d->d_name);
+	size_t off = s->childoff;
+
+	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
+		return -1;
+	}
+	memcpy(w->path + off, d->d_name, namelen + 1);
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->ent.raw_type = lf_type_from_dtype(d->d_type);
+	e->path = w->path;
+	e->pathlen = off + namelen;
+	e->nameoff = off;
+	e->depth = cur->depth + 1;
+	e->type = w->ent.raw_type;
+	e->visit = LF_VISIT_PRE;
+	e->ino = d->d_ino;
+	e->at_fd = cur->fd;
+	e->at_name = w->path + off;
+
+	if (lf_walk_resolve_type(w) != 0) {
+		e->visit = LF_VISIT_ERROR;
+		e->error = errno;
+		w->had_error = true;
+		return 1;
+	}
+	if (e->type == LF_DIR) {
+		int unused;
+		w->pend.read_it = lf_walk_may_descend(w, &unused);
+		struct bnode *loop = w->pend.read_it ? find_loop(w) : NULL;
+		if (loop) {
+			e->visit = LF_VISIT_ERROR;
+			e->error = ELOOP;
+			/* The ancestor's path is a prefix of the entry's: measure it,
+			 * then put the entry's path back. */
+			ssize_t anc = build_path(w, loop);
+			ssize_t curlen = anc < 0 ? -1 : build_path(w, cur);
+			if (curlen < 0) {
+				return -1;
+			}
+			if (off > (size_t)curlen) {
+				w->path[curlen] = '/';
+			}
+			memcpy(w->path + off, d->d_name, namelen + 1);
+			e->path = w->path;
+			e->at_name = w->path + off;
+			e->loop_pathlen = (size_t)anc;
+			w->had_error = true;
+			return 1;
+		}
+		w->pend_active = true;
+		w->pruned = false;
+		w->pend.root = false;
+		w->pend.pathlen = e->pathlen;
+		w->pend.ino = e->ino;
+		w->pend.depth = e->depth;
+	}
+	return e->depth >= w->opts.mindepth;
+}
+
+static void finish_current(struct lf_walk *w)
+{
+	struct bfs_state *s = w->bfs;
+	struct bnode *cur = s->cur;
+	s->cur = NULL;
+	if (cur->parent) {
+		cur->flags &= ~(unsigned)F_PINNED;
+	}
+	w->arenatop = 0;
+	release(w, cur);
+}
+
+/* Open and read the next queued directory.  1: error entry ready. */
+static int start_next_dir(struct lf_walk *w)
+{
+	struct bfs_state *s = w->bfs;
+	struct bnode *n = s->qhead;
+	s->qhead = n->qnext;
+	if (!s->qhead) {
+		s->qtail = NULL;
+	}
+	ssize_t len = build_path(w, n);
+	if (len < 0) {
+		return -1;
+	}
+	int at_fd = AT_FDCWD;
+	if (n->parent) {
+		at_fd = node_fd(w, n->parent);
+		if (at_fd >= 0) {
+			n->parent->flags |= F_PINNED;
+		}
+	}
+	int fd = -1;
+	bool follow = w->opts.symlinks == LF_LOGICAL || (!n->parent && w->opts.symlinks == LF_COMFOLLOW);
+	if (at_fd >= 0 || !n->parent) {
+		fd = lf_walk_open_dir(w, at_fd, n->name, follow);
+	}
+	if (n->parent && n->parent->parent) {
+		n->parent->flags &= ~(unsigned)F_PINNED;
+	}
+	struct lf_entry *e = &w->ent.pub;
+	if (fd < 0) {
+		int err = errno;
+		lf_walk_reset_entry(w);
+		e->path = w->path;
+		e->pathlen = (size_t)len;
+		e->nameoff = (size_t)len - n->namelen;
+		e->depth = n->depth;
+		e->type = LF_DIR;
+		e->visit = LF_VISIT_ERROR;
+		e->at_fd = -1;
+		e->at_name = w->path + e->nameoff;
+		e->error = err;
+		w->had_error = true;
+		release(w, n);
+		return 1;
+	}
+	n->fd = fd;
+	n->flags |= F_PINNED;
+	lru_touch(s, n);
+	s->cur = n;
+	w->arenatop = 0;
+	size_t start, end;
+	int rerr = lf_walk_read_dir(w, fd, &start, &end, &s->sorted);
+	if (rerr != 0 && w->fatal) {
+		return -1;
+	}
+	s->cur_off = start;
+	s->end = end;
+	s->childoff = (size_t)len + (n->parent || w->path[len - 1] != '/');
+	w->path[len] = '/';
+	if (rerr != 0) {
+		int err = errno;
+		lf_walk_reset_entry(w);
+		w->path[len] = '\0';
+		e->path = w->path;
+		e->pathlen = (size_t)len;
+		e->nameoff = 0;
+		e->depth = n->depth;
+		e->type = LF_DIR;
+		e->visit = LF_VISIT_ERROR;
+		e->at_fd = -1;
+		e->at_name = w->path;
+		e->error = err;
+		w->had_error = true;
+		return 1;
+	}
+	return 0;
+}
+
+static struct lf_dirent *next_record(struct lf_walk *w)
+{
+	struct bfs_state *s = w->bfs;
+	while (s->cur_off < s->end) {
+		struct lf_dirent *d;
+		if (s->sorted) {
+			d = (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + s->cur_off));
+			s->cur_off += sizeof(size_t);
+			return d;
+		}
+		d = (struct lf_dirent *)(w->arena + s->cur_off);
+		s->cur_off += d->d_reclen;
+		if (!lf_dir_is_dot(d->d_name)) {
+			return d;
+		}
+	}
+	return NULL;
+}
+
+int lf_bfs_next(struct lf_walk *w)
+{
+	if (!w->bfs) {
+		w->bfs = calloc(1, sizeof(*w->bfs));
+		if (!w->bfs) {
+			w->fatal = errno;
+			return -1;
+		}
+	}
+	struct bfs_state *s = w->bfs;
+	for (;;) {
+		if (w->pend_active) {
+			w->pend_active = false;
+			if (w->pend.read_it && !w->pruned && enqueue_pending(w) != 0) {
+				w->fatal = errno;
+				return -1;
+			}
+		}
+		if (s->cur) {
+			if (s->cur->fd >= 0 || node_fd(w, s->cur) >= 0) {
+				struct lf_dirent *d = next_record(w);
+				if (d) {
+					int r = visit_record(w, d);
+					if (r < 0) {
+						w->fatal = errno;
+						return -1;
+					}
+					if (r > 0) {
+						return 1;
+					}
+					continue;
+				}
+			}
+			finish_current(w);
+			continue;
+		}
+		if (s->qhead) {
+			int r = start_next_dir(w);
+			if (r < 0) {
+				if (!w->fatal) {
+					w->fatal = errno;
+				}
+				return -1;
+			}
+			if (r > 0) {
+				return 1;
+			}
+			continue;
+		}
+		if (w->next_root == w->opts.nroots) {
+			return 0;
+		}
+		int r = lf_walk_stat_root(w);
+		if (r != 0) {
+			return r;
+		}
+		struct lf_entry *e = &w->ent.pub;
+		if (e->type == LF_DIR) {
+			const struct lf_stat *st = &w->ent.cache[w->ent.cache_err[1] == 0];
+			w->pend_active = true;
+			w->pruned = false;
+			w->pend.root = true;
+			w->pend.pathlen = e->pathlen;
+			w->pend.ino = e->ino;
+			w->pend.depth = 0;
+			w->pend.have_id = true;
+			w->pend.id_dev = st->dev;
+			w->pend.id_ino = st->ino;
+			w->pend.read_it = w->opts.maxdepth != 0;
+		}
+		if (w->opts.mindepth <= 0) {
+			return 1;
+		}
+	}
+}
+
+void lf_bfs_free(struct lf_walk *w)
+{
+	struct bfs_state *s = w->bfs;
+	if (!s) {
+		return;
+	}
+	if (s->cur) {
+		finish_current(w);
+	}
+	while (s->qhead) {
+		struct bnode *n = s->qhead;
+		s->qhead = n->qnext;
+		release(w, n);
+	}
+	free(s->chain);
+	free(s);
+	w->bfs = NULL;
+}

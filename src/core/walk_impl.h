@@ -1,0 +1,101 @@
+/*
+ * walk_impl.h: the walker's private state, shared by the depth-first engine
+ * (walk.c) and the breadth-first engine (walk_bfs.c).  Not installed.
+ */
+#ifndef LF_WALK_IMPL_H
+#define LF_WALK_IMPL_H
+
+#include "walk.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Frame and node flags. */
+enum {
+	F_SORTED = 1 << 0,    /* the region is an index array, not raw records */
+	F_HAVE_ID = 1 << 1,   /* id_dev/id_ino are valid */
+	F_NEED_POST = 1 << 2, /* a post-order visit is owed */
+	F_POST_DONE = 1 << 3,
+	F_LOST = 1 << 4,      /* could not be reopened: leave the subtree alone */
+	F_PINNED = 1 << 5,    /* never evict (roots, the directory being read) */
+};
+
+/* The current entry, with its private stat cache. */
+struct entry_priv {
+	struct lf_entry pub; /* first, so a struct lf_entry * converts back */
+	struct lf_walk *w;
+	enum lf_type raw_type; /* d_type as read; LF_UNKNOWN for roots */
+	bool follow_walk;      /* LF_FOLLOW_WALK means follow for this entry */
+	int cache_err[2];      /* per follow mode: -1 untried, 0 ok, else errno */
+	struct lf_stat cache[2];
+};
+
+/* A directory on the depth-first stack. */
+struct lf_frame {
+	size_t start, end, cur; /* arena offsets of its records (or index array) */
+	size_t pathlen;         /* its path is path[0, pathlen) */
+	uint64_t ino;           /* d_ino, reported on the post-order visit */
+	uint64_t id_dev, id_ino;
+	int fd;
+	int depth;
+	unsigned flags;
+	int hnext; /* next frame in the same loop-detection bucket, or -1 */
+};
+
+struct bfs_state;
+
+struct lf_walk {
+	struct lf_walk_opts opts;
+	struct entry_priv ent;
+	struct lf_counters counters;
+
+	char *path; /* path of the current entry, grown as needed */
+	size_t pathcap;
+	char *arena; /* directory records of the frames on the stack */
+	size_t arenacap, arenatop;
+
+	struct lf_frame *frames;
+	size_t nframes, framecap;
+	size_t evict_from; /* no frame below this index holds an fd */
+
+	int *buckets; /* loop detection under LF_LOGICAL: frame index heads */
+	size_t nbuckets;
+
+	size_t next_root, cur_root;
+	uint64_t root_dev; /* for LF_WALK_XDEV */
+
+	int open_fds, max_fds;
+
+	/* The directory last returned, waiting to be read on the next call. */
+	bool pend_active, pruned;
+	struct {
+		size_t pathlen;
+		uint64_t ino, id_dev, id_ino;
+		int depth;
+		bool have_id, read_it, root;
+	} pend;
+
+	struct bfs_state *bfs;
+	bool had_error;
+	int fatal; /* errno of a failure that ends the walk, or 0 */
+};
+
+/* Shared helpers (walk.c). */
+int lf_walk_grow_path(struct lf_walk *w, size_t need);
+int lf_walk_reserve_arena(struct lf_walk *w, size_t need);
+enum lf_type lf_type_from_dtype(unsigned char d_type);
+void lf_walk_reset_entry(struct lf_walk *w);
+int lf_walk_resolve_type(struct lf_walk *w);
+bool lf_walk_may_descend(struct lf_walk *w, int *loop_frame);
+int lf_walk_stat_root(struct lf_walk *w);
+int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted);
+int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow);
+void lf_walk_close_fd(struct lf_walk *w, int fd);
+int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino);
+
+/* Breadth-first engine (walk_bfs.c). */
+int lf_bfs_next(struct lf_walk *w);
+void lf_bfs_free(struct lf_walk *w);
+
+#endif
