@@ -5,44 +5,34 @@
 #include "diag.h"
 
 #include <stdarg.h>
-#include <stdbool.h>
 #include <string.h>
 
 const char *lf_progname = "luafind";
 
-static bool plain_byte(unsigned char c)
-{
-	return c >= 0x20 && c < 0x7f && c != '\'';
-}
-
 void lf_diag_quote(FILE *fp, const char *s, size_t len)
 {
-	bool quoted = false;
+	fputc('\'', fp);
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
-		if (plain_byte(c)) {
-			if (!quoted) {
-				fputc('\'', fp);
-				quoted = true;
-			}
-			fputc(c, fp);
-			continue;
-		}
-		if (quoted) {
-			fputc('\'', fp);
-			quoted = false;
-		}
 		switch (c) {
+		case '\\': fputs("\\\\", fp); break;
 		case '\'': fputs("\\'", fp); break;
-		case '\n': fputs("$'\\n'", fp); break;
-		case '\t': fputs("$'\\t'", fp); break;
-		case '\r': fputs("$'\\r'", fp); break;
-		default: fprintf(fp, "$'\\%03o'", c); break;
+		case '\a': fputs("\\a", fp); break;
+		case '\b': fputs("\\b", fp); break;
+		case '\f': fputs("\\f", fp); break;
+		case '\n': fputs("\\n", fp); break;
+		case '\r': fputs("\\r", fp); break;
+		case '\t': fputs("\\t", fp); break;
+		case '\v': fputs("\\v", fp); break;
+		default:
+			if (c >= 0x20 && c < 0x7f) {
+				fputc(c, fp);
+			} else {
+				fprintf(fp, "\\%03o", c);
+			}
 		}
 	}
-	if (quoted || len == 0) {
-		fputs(len == 0 ? "''" : "'", fp);
-	}
+	fputc('\'', fp);
 }
 
 void lf_diag_path(const char *path, size_t len, int err)

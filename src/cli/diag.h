@@ -11,9 +11,9 @@
 extern const char *lf_progname;
 
 /**
- * Write @s (of @len bytes) to @fp quoted for a shell, as GNU find quotes file
- * names in messages: 'name', with control bytes, quotes and bytes outside
- * ASCII written as $'\n' escapes.
+ * Write @s (of @len bytes) to @fp quoted as GNU find quotes file names in the
+ * C locale: 'name', with backslash escapes for quotes, backslashes, control
+ * bytes (\n, \t, ...) and octal escapes for bytes outside printable ASCII.
  */
 void lf_diag_quote(FILE *fp, const char *s, size_t len);
 

@@ -19,6 +19,7 @@
  * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
  * that could not be read, a write error).
  */
+#define _GNU_SOURCE
 #include "diag.h"
 #include "expr.h"
 #include "output.h"
@@ -39,14 +40,15 @@
 
 /*
  * If fd 0, 1 or 2 is closed, the first directory we open would take its
- * number and our output would go into it.
+ * number and our output would go into it.  Fill the hole with an O_PATH fd,
+ * on which reads and writes fail with EBADF, so a closed stdout is still
+ * reported as a write error, as find does.
  */
 static int open_std_streams(void)
 {
 	for (int fd = 0; fd <= 2; fd++) {
 		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
-			int flags = fd == 0 ? O_RDONLY : O_WRONLY;
-			int nfd = open("/dev/null", flags);
+			int nfd = open("/dev/null", O_PATH);
 			if (nfd < 0) {
 				return -1;
 			}

@@ -33,6 +33,7 @@ enum prim_kind {
 	PRIM_POSITIONAL, /* positional option: true, never warns */
 	PRIM_TEST,
 	PRIM_ACTION,
+	PRIM_ACTION_PRINTS, /* an action that does not stop the implied -print */
 };
 
 struct primary;
@@ -140,7 +141,7 @@ static const struct primary primaries[] = {
 	{"-nowarn", PRIM_POSITIONAL, 0, parse_warn, lf_eval_true},
 	{"-print", PRIM_ACTION, 0, parse_simple, lf_eval_print},
 	{"-print0", PRIM_ACTION, 0, parse_simple, lf_eval_print0},
-	{"-prune", PRIM_ACTION, 0, parse_simple, lf_eval_prune},
+	{"-prune", PRIM_ACTION_PRINTS, 0, parse_simple, lf_eval_prune},
 	{"-quit", PRIM_ACTION, 0, parse_simple, lf_eval_quit},
 	{"-true", PRIM_TEST, 0, parse_simple, lf_eval_true},
 	{"-warn", PRIM_POSITIONAL, 0, parse_warn, lf_eval_true},
@@ -256,7 +257,7 @@ static struct lf_expr *parse_primary(struct parser *p)
 			     "arguments.",
 			     tok, p->argv[p->pos - 2 - prim->nargs], tok);
 	}
-	if (prim->kind == PRIM_TEST || prim->kind == PRIM_ACTION) {
+	if (prim->kind == PRIM_TEST || prim->kind == PRIM_ACTION || prim->kind == PRIM_ACTION_PRINTS) {
 		p->seen_non_option = true;
 	}
 	return prim->parse(p, prim, args);

@@ -461,9 +461,82 @@ static struct lf_entry *error_entry(struct lf_walk *w, size_t pathlen, size_t na
 	return e;
 }
 
+/* Open the directory @steps levels above @src_fd through "..". */
+static int open_upward(struct lf_walk *w, int src_fd, int steps)
+{
+	int fd = src_fd;
+	for (int k = 0; k < steps; k++) {
+		w->counters.reopens++;
+		int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+		if (fd != src_fd) {
+			close(fd);
+		}
+		fd = up;
+		if (fd < 0) {
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* Open frame @i downwards, one name at a time, from its nearest open ancestor. */
+static int open_downward(struct lf_walk *w, size_t i)
+{
+	const struct lf_frame *f = &w->frames[i];
+	size_t j = i;
+	while (j > 0 && w->frames[--j].fd < 0) {
+	}
+	int base = w->frames[j].fd;
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (is_logical(w) ? 0 : O_NOFOLLOW);
+	size_t pos = childoff(w, &w->frames[j]);
+	int fd = base;
+	while (pos < f->pathlen) {
+		char name[NAME_MAX + 1];
+		size_t len = 0;
+		/* '\0' may stand where a '/' was: a post-order visit ends the path there. */
+		while (pos + len < f->pathlen && w->path[pos + len] != '/' && w->path[pos + len] != '\0') {
+			len++;
+		}
+		if (len > NAME_MAX) {
+			if (fd != base) {
+				close(fd);
+			}
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(name, w->path + pos, len);
+		name[len] = '\0';
+		w->counters.reopens++;
+		int next = openat(fd, name, flags);
+		if (fd != base) {
+			close(fd);
+		}
+		fd = next;
+		if (fd < 0) {
+			return -1;
+		}
+		pos += len + 1;
+	}
+	return fd;
+}
+
+/* Whether @fd is the directory recorded in @f; closes @fd if not. */
+static bool same_dir(struct lf_walk *w, int fd, const struct lf_frame *f)
+{
+	uint64_t dev, ino;
+	if (lf_walk_record_id(w, fd, &dev, &ino) == 0 && dev == f->id_dev && ino == f->id_ino) {
+		return true;
+	}
+	close(fd);
+	errno = ESTALE; /* replaced underneath us: never follow it */
+	return false;
+}
+
 /*
  * Make frame @i's fd usable again.  @src_fd, if open, is a directory
- * @src_depth deep below it on the same path, from which ".." leads back.
+ * @src_depth deep below it on the same path, from which ".." leads back (as
+ * in rm and fts); otherwise the names on the path lead down from the nearest
+ * open ancestor.  Either way the result must match the recorded dev/ino.
  */
 static int reopen_frame(struct lf_walk *w, size_t i, int src_fd, int src_depth)
 {
@@ -477,59 +550,22 @@ static int reopen_frame(struct lf_walk *w, size_t i, int src_fd, int src_depth)
 	}
 	make_room(w, 2);
 
-	size_t j = i;
-	while (j > 0 && w->frames[--j].fd < 0) {
-	}
 	int fd = -1;
-	if (src_fd >= 0 && !is_logical(w) && src_depth - f->depth <= f->depth - w->frames[j].depth) {
-		fd = src_fd;
-		for (int k = src_depth; k > f->depth; k--) {
-			w->counters.reopens++;
-			int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
-			if (fd != src_fd) {
-				close(fd);
-			}
-			fd = up;
-			if (fd < 0) {
-				return -1;
-			}
-		}
-	} else {
-		int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (is_logical(w) ? 0 : O_NOFOLLOW);
-		size_t pos = childoff(w, &w->frames[j]);
-		fd = w->frames[j].fd;
-		while (pos < f->pathlen) {
-			char name[NAME_MAX + 1];
-			size_t len = 0;
-			while (pos + len < f->pathlen && w->path[pos + len] != '/' && w->path[pos + len] != '\0') {
-				len++;
-			}
-			if (len > NAME_MAX) {
-				errno = ENAMETOOLONG;
-				goto fail;
-			}
-			memcpy(name, w->path + pos, len);
-			name[len] = '\0';
-			w->counters.reopens++;
-			int next = openat(fd, name, flags);
-			if (fd != w->frames[j].fd) {
-				close(fd);
-			}
-			fd = next;
-			if (fd < 0) {
-				return -1;
-			}
-			pos += len + 1;
+	if (src_fd >= 0) {
+		fd = open_upward(w, src_fd, src_depth - f->depth);
+		if (fd >= 0 && !same_dir(w, fd, f)) {
+			fd = -1;
 		}
 	}
-
-	uint64_t dev, ino;
-	if (lf_walk_record_id(w, fd, &dev, &ino) != 0) {
-		goto fail;
+	/* Under -L, ".." leads to the target's parent, not the link's. */
+	if (fd < 0 && (src_fd < 0 || is_logical(w))) {
+		fd = open_downward(w, i);
+		if (fd >= 0 && !same_dir(w, fd, f)) {
+			fd = -1;
+		}
 	}
-	if (dev != f->id_dev || ino != f->id_ino) {
-		errno = ESTALE; /* replaced underneath us: never follow it */
-		goto fail;
+	if (fd < 0) {
+		return -1;
 	}
 	f->fd = fd;
 	w->open_fds++;
@@ -537,13 +573,6 @@ static int reopen_frame(struct lf_walk *w, size_t i, int src_fd, int src_depth)
 		w->evict_from = i;
 	}
 	return 0;
-fail:;
-	int err = errno;
-	if (fd >= 0 && fd != src_fd) {
-		close(fd);
-	}
-	errno = err;
-	return -1;
 }
 
 static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)

@@ -1,0 +1,118 @@
+#!/bin/sh
+# checks.sh: targeted CLI checks that a differential test cannot express.
+#
+#	checks.sh LUAFIND MKCHAIN WORKDIR CHECK
+#
+# Each CHECK is a function below; it exits non-zero with a message on failure.
+set -eu
+
+luafind=${1:?usage: checks.sh LUAFIND MKCHAIN WORKDIR CHECK}
+mkchain=${2:?}
+work=${3:?}
+check=${4:?}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# The value of counter $1 in a --stats line on stdin.
+counter() {
+	sed -n "s/.* $1=\([0-9]*\).*/\1/p"
+}
+
+# A listing of 10,000 entries costs zero stats beyond the root's one.
+check_zero_stats() {
+	t=$work/wide
+	rm -rf "$t"
+	mkdir -p "$t"
+	i=0
+	while [ $i -lt 100 ]; do
+		mkdir "$t/d$i"
+		(cd "$t/d$i" && seq 1 99 | sed 's/^/f/' | xargs touch)
+		i=$((i + 1))
+	done
+	for args in "" "-depth" "-maxdepth 5" "-mindepth 2" "-print0"; do
+		# shellcheck disable=SC2086
+		stats=$("$luafind" --stats "$t" $args 2>&1 >/dev/null)
+		entries=$(echo "$stats" | counter entries)
+		want=10001
+		[ "$args" = "-mindepth 2" ] && want=9900
+		[ "$entries" -eq $want ] || fail "$args: $entries entries, expected $want"
+		for c in stats stats_follow fd_stats; do
+			n=$(echo "$stats" | counter $c)
+			want=0
+			[ $c = stats ] && want=1 # the root
+			[ "$n" -eq $want ] || fail "$args: $c=$n, expected $want ($stats)"
+		done
+		opens=$(echo "$stats" | counter opens)
+		[ "$opens" -eq 101 ] || fail "$args: opens=$opens, expected 101"
+	done
+	echo "ok: 10,001 entries listed with one stat (the root)"
+	if command -v strace >/dev/null 2>&1; then
+		strace -f -c -o "$work/strace.txt" "$luafind" "$t" >/dev/null
+		n=$(awk '$NF ~ /^(newfstatat|statx|lstat|stat|fstat|fstatat64)$/ { s += $4 } END { print s + 0 }' "$work/strace.txt")
+		[ "$n" -le 3 ] || fail "strace counted $n stat calls"
+		echo "ok: strace counted $n stat calls for 10,001 entries"
+	fi
+	rm -rf "$t"
+}
+
+# The deepest entry of a 100,000-level chain, under ulimit -n 16.
+check_chain() {
+	c=$work/chain
+	[ -d "$c" ] || "$mkchain" "$c" 100000
+	out=$(ulimit -n 16 && "$luafind" "$c" -mindepth 100000)
+	want=$(printf '%s' "$c"; i=0; while [ $i -lt 1000 ]; do printf '/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d'; i=$((i + 1)); done)
+	[ "$out" = "$want" ] || fail "wrong deepest entry (${#out} bytes, expected ${#want})"
+	echo "ok: deepest entry of a 100,000-level chain under ulimit -n 16"
+	n=$(ulimit -n 16 && "$luafind" "$c" -depth -maxdepth 100000 -mindepth 99990 | wc -l)
+	[ "$n" -eq 11 ] || fail "-depth under ulimit -n 16 printed $n lines, expected 11"
+	stats=$(ulimit -n 16 && "$luafind" --stats "$c" -depth -mindepth 100001 2>&1 >/dev/null)
+	[ "$(echo "$stats" | counter reopens)" -gt 0 ] || fail "no reopens under -depth: $stats"
+	echo "ok: -depth walks back up the chain under ulimit -n 16 ($stats)"
+}
+
+# -L on a chain deeper than PATH_MAX: GNU find gives up, luafind must not.
+check_deep_logical() {
+	c=$work/deepL
+	rm -rf "$c"
+	"$mkchain" "$c" 40 "$(printf '%0200d' 0 | tr 0 x)"
+	ln -s "$(basename "$c")" "$work/deepL-link"
+	n=$(cd "$work" && "$luafind" -L deepL-link | wc -l)
+	[ "$n" -eq 41 ] || fail "-L listed $n entries, expected 41"
+	if command -v bfs >/dev/null 2>&1; then
+		(cd "$work" && "$luafind" -L deepL-link | sort) >"$work/l.txt"
+		(cd "$work" && bfs -L deepL-link | sort) >"$work/b.txt"
+		cmp -s "$work/l.txt" "$work/b.txt" || fail "-L listing differs from bfs's"
+	fi
+	rm -f "$work/deepL-link"
+	rm -rf "$c"
+	echo "ok: -L through a chain deeper than PATH_MAX"
+}
+
+# Usage errors: message on stderr, exit status 1, nothing on stdout.
+check_errors() {
+	for args in "-foo" "-maxdepth" "-maxdepth x" "-mindepth -1" "( -print" ") -print" "!" \
+		    "-print -o" "-a -print" "( )" "-print ,"; do
+		# shellcheck disable=SC2086
+		if out=$(cd "$work" && "$luafind" . $args 2>"$work/err"); then
+			fail "'$args' succeeded"
+		fi
+		[ -z "$out" ] || fail "'$args' printed to stdout"
+		grep -q '^luafind: ' "$work/err" || fail "'$args': no message"
+	done
+	"$luafind" . -maxdepth 0 -prnt 2>"$work/err" && fail "-prnt succeeded"
+	grep -q "did you mean \`-print'" "$work/err" || fail "no suggestion for -prnt"
+	"$luafind" --help | grep -q '^Usage: ' || fail "--help"
+	"$luafind" --version | grep -q '^luafind [0-9]' || fail "--version"
+	if [ -w /dev/full ]; then
+		"$luafind" "$work" >/dev/full 2>"$work/err" && fail "write error not reported"
+		grep -q 'write error' "$work/err" || fail "no write error message"
+	fi
+	# Closed standard output: nothing may be written into a directory fd.
+	(cd "$work" && "$luafind" . -maxdepth 0 >&- 2>/dev/null) && fail "closed stdout accepted"
+	echo "ok: usage errors"
+}
+
+"check_$check"

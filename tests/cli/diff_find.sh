@@ -1,0 +1,86 @@
+#!/bin/sh
+# diff_find.sh: differential tests of luafind against GNU find.
+#
+#	diff_find.sh LUAFIND TREES CASES [--nodac]
+#
+# Every non-empty, non-comment line of the CASES file is a list of arguments
+# (shell words: quotes work) given to both `luafind` and `/usr/bin/find`,
+# run in TREES with LC_ALL=C.  Standard output is compared sorted (NUL-split
+# when the arguments say -print0), standard error sorted with the program
+# name unified, and the exit statuses must be equal.  With --nodac both run
+# with the DAC capabilities dropped, so mode-000 directories stop even root.
+set -u
+
+luafind=${1:?usage: diff_find.sh LUAFIND TREES CASES [--nodac]}
+trees=${2:?}
+cases=${3:?}
+nodac=${4:-}
+find=/usr/bin/find
+case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+run() {
+	if [ "$nodac" = --nodac ]; then
+		capsh --drop=cap_dac_override,cap_dac_read_search -- -c 'exec "$0" "$@"' "$@"
+	else
+		"$@"
+	fi
+}
+
+sorted() { # sorted FILE NUL?
+	if [ "$2" = yes ]; then
+		sort -z "$1" | tr '\0' '\n'
+	else
+		sort "$1"
+	fi
+}
+
+failures=0
+total=0
+while IFS= read -r line || [ -n "$line" ]; do
+	case $line in '' | '#'*) continue ;; esac
+	total=$((total + 1))
+	eval "set -- $line"
+	nul=no
+	case " $line " in *" -print0 "* | *" -print0") nul=yes ;; esac
+
+	(cd "$trees" && LC_ALL=C run "$luafind" "$@") >"$work/l.out" 2>"$work/l.err"
+	lrc=$?
+	(cd "$trees" && LC_ALL=C run "$find" "$@") >"$work/f.out" 2>"$work/f.err"
+	frc=$?
+	sed -i 's/^[^:]*find: /luafind: /' "$work/f.err" "$work/l.err"
+	# Typo suggestions are luafind's own addition to find's messages.
+	sed -i '/^luafind: did you mean /d' "$work/l.err"
+
+	ok=yes
+	if ! sorted "$work/l.out" $nul | cmp -s - "$work/f.sorted" 2>/dev/null; then
+		sorted "$work/f.out" $nul >"$work/f.sorted"
+		sorted "$work/l.out" $nul >"$work/l.sorted"
+		if ! cmp -s "$work/l.sorted" "$work/f.sorted"; then
+			ok=no
+			echo "FAIL (stdout): $line"
+			diff "$work/l.sorted" "$work/f.sorted" | head -20 | sed 's/^/    /'
+		fi
+	fi
+	sort "$work/l.err" >"$work/l.serr"
+	sort "$work/f.err" >"$work/f.serr"
+	if ! cmp -s "$work/l.serr" "$work/f.serr"; then
+		ok=no
+		echo "FAIL (stderr): $line"
+		diff "$work/l.serr" "$work/f.serr" | head -20 | sed 's/^/    /'
+	fi
+	if [ $lrc -ne $frc ]; then
+		ok=no
+		echo "FAIL (exit status luafind=$lrc find=$frc): $line"
+	fi
+	if [ $ok = yes ]; then
+		echo "ok: $line"
+	else
+		failures=$((failures + 1))
+	fi
+	rm -f "$work/f.sorted"
+done <"$cases"
+
+echo "$((total - failures)) passed, $failures failed"
+[ $failures -eq 0 ]

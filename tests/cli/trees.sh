@@ -1,0 +1,83 @@
+#!/bin/sh
+# trees.sh: build the file trees every CLI and Lua test walks.
+#
+#	trees.sh DEST MKCHAIN
+#
+# DEST/basic       a small source-like tree with files, dirs, an empty dir
+# DEST/links       symlinks to files and dirs, broken links, link chains, loops
+# DEST/weirdnames  names with a newline, a tab, a leading dash, spaces, quotes,
+#                  glob characters, a backslash, invalid UTF-8, 255 bytes
+# DEST/deep        a chain whose paths pass PATH_MAX (4096 bytes)
+# DEST/perms       a directory that cannot be read or searched (mode 000), to
+#                  be walked with the DAC capabilities dropped
+# DEST/special     a FIFO and a socket-free mix of types (fifo, device-free)
+#
+# Trees are generated, never committed.  The script is idempotent: DEST is
+# wiped and rebuilt.
+set -eu
+
+dest=${1:?usage: trees.sh DEST MKCHAIN}
+mkchain=${2:?usage: trees.sh DEST MKCHAIN}
+
+if [ -d "$dest" ]; then
+	chmod -R u+rwx "$dest" 2>/dev/null || true
+	rm -rf "$dest"
+fi
+mkdir -p "$dest"
+cd "$dest"
+
+# basic
+mkdir -p basic/src/core basic/src/cli basic/doc basic/empty basic/.hidden
+for f in src/core/walk.c src/core/walk.h src/core/dir.c src/cli/main.c \
+	 src/cli/parse.c doc/guide.txt Makefile README .hidden/secret; do
+	printf 'content of %s\n' "$f" > "basic/$f"
+done
+head -c 20000 /dev/zero > basic/src/big.bin
+: > basic/src/empty.txt
+
+# links
+mkdir -p links/dir/sub links/other
+echo data > links/dir/file
+echo more > links/dir/sub/inner
+ln -s dir/file links/to-file
+ln -s dir links/to-dir
+ln -s nowhere links/broken
+ln -s to-dir links/chain
+ln -s .. links/dir/sub/up
+ln -s .. links/other/loop2
+ln -s self links/self
+ln -s ../dir links/other/sibling
+
+# weirdnames
+mkdir -p weirdnames/sub
+nl='
+'
+for n in "new${nl}line" "tab	tab" "-rf" "--" "with space" "it's" 'dq"uote' \
+	 "star*" "q?mark" "[bracket]" 'back\slash' "$(printf 'bad\377utf8')" \
+	 "$(printf 'caf\303\251')" ".dot" "..dots" "-" "é${nl}"; do
+	echo x > "weirdnames/$n"
+	mkdir -p "weirdnames/sub/$n"
+done
+long=$(printf '%0255d' 0 | tr 0 L)
+echo x > "weirdnames/$long"
+mkdir "weirdnames/sub/$long"
+echo x > "weirdnames/sub/$long/inside"
+
+# deep: 24 levels of 200-byte names, about 4,800 bytes of path
+"$mkchain" deep 24 "$(printf '%0200d' 0 | tr 0 n)"
+
+# perms: unreadable and unsearchable directories
+mkdir -p perms/open perms/closed/inner perms/noexec/inner perms/noread
+echo x > perms/open/f
+echo x > perms/closed/inner/f
+echo x > perms/noexec/inner/f
+echo x > perms/noread/f
+chmod 000 perms/closed
+chmod 644 perms/noexec
+chmod 311 perms/noread
+
+# special: a FIFO and an empty directory among files
+mkdir -p special/d
+mkfifo special/fifo
+echo x > special/file
+ln -s fifo special/fifo-link
