@@ -1,0 +1,401 @@
+#!/usr/bin/env bash
+# bench.sh: the benchmark harness of luafind (not part of ctest).
+#
+# Compares luafind with GNU find, bfs and fd on the trees of DESIGN.md, "Where
+# the bar is": a deterministic 500,002-entry synthetic source tree (32,001
+# directories) and a 1,000,000-level directory chain, both on tmpfs.  Each
+# query is one hyperfine invocation over all the tools, warm; the tables give
+# medians and ratios of medians to GNU find, never single times.  Run with
+# --help for the options.
+set -euo pipefail
+
+SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$SCRIPT_DIR/../.." && pwd)
+
+BENCH_DIR=${LUAFIND_BENCH_DIR:-/dev/shm/luafind-bench}
+TREE=$BENCH_DIR/tree
+CHAIN=$BENCH_DIR/chain
+BIN=$BENCH_DIR/bin
+SEED=1
+CHAIN_DEPTH=1000000
+
+LUAFIND=$REPO/build/release/luafind
+RUNS=10
+WARMUP=2
+CHAIN_RUNS=3
+ROUNDS=1
+ONLY=""
+SYSCALLS=0
+FAILED=()
+
+usage() {
+	cat <<EOF
+Usage: tests/bench/bench.sh [--luafind PATH] [--runs N] [--quick] [--only NAME]
+                            [--rounds K] [--syscalls] [--help]
+
+Benchmark luafind against GNU find, bfs and fd (fdfind), warm, on tmpfs.
+
+Queries (NAME for --only; a comma-separated list works too):
+  list    list everything:  luafind T | find T | bfs T | fdfind -uu -j1 . T
+  name    -name '*.c'       (fd: fdfind -uu -j1 -g '*.c' T)
+  size    -size +16k        (fd: fdfind -uu -j1 -S +16k . T)
+  chain   -mindepth $CHAIN_DEPTH on a $CHAIN_DEPTH-level chain (luafind, find,
+          bfs), then peak RSS (/usr/bin/time -f %M), luafind also under
+          ulimit -n 16
+
+Options:
+  --luafind PATH  the binary to measure (default: build/release/luafind)
+  --runs N        hyperfine runs per command (default $RUNS; chain: $CHAIN_RUNS)
+  --quick         3 runs, 1 warmup, 2 chain runs: a smoke test, not a result
+  --only NAME     run only these queries (list, name, size, chain)
+  --rounds K      repeat each query's hyperfine invocation K times and pool the
+                  runs (default 1); hyperfine runs each command's runs back to
+                  back, so K > 1 interleaves the tools against drift
+  --syscalls      also count syscalls with strace -f -c for each tree query
+                  and print them per entry (slow: strace costs ~10x)
+  --help          this text
+
+Trees live in \$LUAFIND_BENCH_DIR (default /dev/shm/luafind-bench) and are
+reused while their stamp files match; results (hyperfine JSON, strace
+outputs, tables.txt) go to \$LUAFIND_BENCH_DIR/results/DATE.  Every command's
+output goes to /dev/null.  A luafind that lacks a predicate is skipped for
+that query (detected with: luafind DIR PREDICATE -quit).
+
+Build luafind first:
+  cmake -S $REPO -B $REPO/build/release -DCMAKE_BUILD_TYPE=Release
+  cmake --build $REPO/build/release -j2
+EOF
+}
+
+die() {
+	echo "bench.sh: error: $*" >&2
+	exit 1
+}
+
+warn() {
+	echo "bench.sh: warning: $*" >&2
+}
+
+parse_args() {
+	local quick=0 runs=""
+	while (($#)); do
+		case $1 in
+		--luafind) (($# >= 2)) || die "--luafind needs a path"; LUAFIND=$2; shift ;;
+		--runs) (($# >= 2)) || die "--runs needs a number"; runs=$2; shift ;;
+		--rounds) (($# >= 2)) || die "--rounds needs a number"; ROUNDS=$2; shift ;;
+		--quick) quick=1 ;;
+		--only) (($# >= 2)) || die "--only needs a query name"; ONLY=$2; shift ;;
+		--syscalls) SYSCALLS=1 ;;
+		-h | --help) usage; exit 0 ;;
+		*) die "unknown argument '$1' (see --help)" ;;
+		esac
+		shift
+	done
+	if ((quick)); then
+		RUNS=3 WARMUP=1 CHAIN_RUNS=2
+	fi
+	if [[ -n $runs ]]; then
+		[[ $runs =~ ^[1-9][0-9]*$ ]] || die "--runs: not a positive number: $runs"
+		RUNS=$runs
+		((CHAIN_RUNS <= RUNS)) || CHAIN_RUNS=$RUNS
+	fi
+	[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds: not a positive number: $ROUNDS"
+	local q
+	for q in ${ONLY//,/ }; do
+		[[ $q =~ ^(list|name|size|chain)$ ]] || die "--only: unknown query '$q' (list, name, size, chain)"
+	done
+}
+
+# True if query $1 was asked for.
+wanted() {
+	[[ -z $ONLY || ",$ONLY," == *",$1,"* ]]
+}
+
+need() {
+	command -v "$1" >/dev/null 2>&1 || die "$1 not found; install it with: apt-get install -y $2"
+}
+
+check_prereqs() {
+	need hyperfine hyperfine
+	need find findutils
+	need bfs bfs
+	need fdfind fd-find
+	need cc gcc
+	need python3 python3
+	need sha256sum coreutils
+	if wanted chain; then
+		[[ -x /usr/bin/time ]] || die "/usr/bin/time not found; install it with: apt-get install -y time"
+	fi
+	if ((SYSCALLS)); then
+		need strace strace
+	fi
+	[[ -x $LUAFIND ]] || die "luafind binary '$LUAFIND' not found or not executable; build it with:
+  cmake -S $REPO -B $REPO/build/release -DCMAKE_BUILD_TYPE=Release && cmake --build $REPO/build/release -j2
+or pass --luafind PATH"
+	LUAFIND=$(cd "$(dirname "$LUAFIND")" && pwd)/$(basename "$LUAFIND")
+	mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
+	local fs
+	fs=$(stat -f -c %T "$BENCH_DIR")
+	[[ $fs == tmpfs ]] || warn "$BENCH_DIR is on $fs, not tmpfs: results are not comparable with DESIGN.md"
+}
+
+# Compile tool $1 from source $2 into $BIN unless it is up to date.
+build_tool() {
+	local out=$BIN/$1 src=$2
+	[[ -f $src ]] || die "missing source $src"
+	if [[ ! -x $out || $src -nt $out ]]; then
+		mkdir -p "$BIN"
+		echo "building $out"
+		cc -O2 -Wall -o "$out" "$src" || die "cannot compile $src"
+	fi
+}
+
+# Make sure directory $1 was built by the command whose description is $2
+# (recorded in $1.stamp); otherwise rebuild it by running the rest of the args.
+ensure_built() {
+	local dir=$1 stamp_text=$2
+	shift 2
+	if [[ -d $dir && -f $dir.stamp && $(<"$dir.stamp") == "$stamp_text" ]]; then
+		echo "reusing $dir"
+		return
+	fi
+	rm -f "$dir.stamp"
+	if [[ -e $dir ]]; then
+		echo "removing stale $dir"
+		rm -rf -- "$dir"
+	fi
+	echo "building $dir: $*"
+	"$@" || die "cannot build $dir"
+	printf '%s\n' "$stamp_text" >"$dir.stamp"
+}
+
+prepare_trees() {
+	build_tool mktree "$SCRIPT_DIR/mktree.c"
+	build_tool mkchain "$REPO/tests/tools/mkchain.c"
+	if wanted list || wanted name || wanted size; then
+		local sum
+		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
+		ensure_built "$TREE" "mktree $sum -s $SEED" "$BIN/mktree" -s "$SEED" "$TREE"
+	fi
+	if wanted chain; then
+		local sum
+		sum=$(sha256sum <"$REPO/tests/tools/mkchain.c" | cut -c1-16)
+		ensure_built "$CHAIN" "mkchain $sum $CHAIN_DEPTH" "$BIN/mkchain" "$CHAIN" "$CHAIN_DEPTH"
+	fi
+	mkdir -p "$BENCH_DIR/probe"
+}
+
+# True if luafind accepts the predicate given as arguments.
+luafind_supports() {
+	"$LUAFIND" "$BENCH_DIR/probe" "$@" -quit >/dev/null 2>&1
+}
+
+print_environment() {
+	local rev
+	rev=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
+	if [[ -n $(git -C "$REPO" status --porcelain --untracked-files=no 2>/dev/null) ]]; then
+		rev+=" (with uncommitted changes)"
+	fi
+	echo "date:      $(date -Is)"
+	echo "machine:   $(uname -srm), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "luafind:   $LUAFIND, source $rev"
+	echo "find:      $(find --version | head -n1)"
+	echo "bfs:       $(bfs --version | head -n1)"
+	echo "fd:        $(fdfind --version)"
+	echo "hyperfine: $(hyperfine --version)"
+	echo "settings:  runs $RUNS, warmup $WARMUP, chain runs $CHAIN_RUNS, rounds $ROUNDS"
+	echo "results:   $RESULTS"
+}
+
+# The query's commands, as parallel arrays of names and command lines (in
+# hyperfine's shell-words syntax, which bash's eval reads the same way).
+NAMES=()
+CMDS=()
+
+add_cmd() {
+	NAMES+=("$1")
+	CMDS+=("$2")
+}
+
+# Run each command of the query once, counting its output lines into
+# $RESULTS/$1.lines; drop a command that fails (reported in the table).
+check_cmds() {
+	local query=$1 i lines rc names=() cmds=()
+	: >"$RESULTS/$query.lines"
+	for i in "${!CMDS[@]}"; do
+		rc=0
+		lines=$(eval "${CMDS[i]}" 2>"$RESULTS/$query.${NAMES[i]}.err" | wc -l) || rc=$?
+		if ((rc != 0)); then
+			warn "$query: ${NAMES[i]} failed: $(head -n1 "$RESULTS/$query.${NAMES[i]}.err")"
+			printf '%s\tfailed: %s\n' "${NAMES[i]}" "${CMDS[i]}" >>"$RESULTS/$query.lines"
+			continue
+		fi
+		printf '%s\t%s\n' "${NAMES[i]}" "$lines" >>"$RESULTS/$query.lines"
+		names+=("${NAMES[i]}")
+		cmds+=("${CMDS[i]}")
+	done
+	NAMES=("${names[@]}")
+	CMDS=("${cmds[@]}")
+}
+
+# Benchmark the commands in NAMES/CMDS as query $1 ($2: its title) with $3
+# runs, then print its table.
+run_query() {
+	local query=$1 title=$2 runs=$3 warmup=$WARMUP round i args=() jsons=()
+	echo
+	echo "### $title"
+	check_cmds "$query"
+	((${#CMDS[@]})) || { FAILED+=("$query"); return; }
+	for i in "${!CMDS[@]}"; do
+		echo "  ${NAMES[i]}: ${CMDS[i]}"
+		args+=(--command-name "${NAMES[i]}" "${CMDS[i]}")
+	done
+	[[ $query != chain ]] || warmup=1
+	for ((round = 1; round <= ROUNDS; round++)); do
+		local json=$RESULTS/$query.round$round.json
+		if ! hyperfine -N --warmup "$warmup" --runs "$runs" --output null \
+			--export-json "$json" "${args[@]}"; then
+			warn "$query: hyperfine failed"
+			FAILED+=("$query")
+			return
+		fi
+		jsons+=("$json")
+	done
+	python3 "$SCRIPT_DIR/report.py" times "$title" find "$RESULTS/$query.lines" "${jsons[@]}" |
+		tee -a "$RESULTS/tables.txt"
+}
+
+# The tree queries: $1 is the query name.
+tree_query() {
+	local q=$1 T=$TREE
+	NAMES=() CMDS=()
+	case $q in
+	list)
+		add_cmd luafind "$LUAFIND $T"
+		add_cmd find "find $T"
+		add_cmd bfs "bfs $T"
+		add_cmd fd "fdfind -uu -j1 --color never . $T"
+		;;
+	name)
+		if luafind_supports -name x; then
+			add_cmd luafind "$LUAFIND $T -name '*.c'"
+		else
+			printf 'luafind\tno -name yet\n' >"$RESULTS/$q.unsupported"
+		fi
+		add_cmd find "find $T -name '*.c'"
+		add_cmd bfs "bfs $T -name '*.c'"
+		add_cmd fd "fdfind -uu -j1 --color never -g '*.c' $T"
+		;;
+	size)
+		if luafind_supports -size +16k; then
+			add_cmd luafind "$LUAFIND $T -size +16k"
+		else
+			printf 'luafind\tno -size yet\n' >"$RESULTS/$q.unsupported"
+		fi
+		add_cmd find "find $T -size +16k"
+		add_cmd bfs "bfs $T -size +16k"
+		add_cmd fd "fdfind -uu -j1 --color never -S +16k . $T"
+		;;
+	esac
+}
+
+# Title of a tree query.
+tree_title() {
+	case $1 in
+	list) echo "list all (500,002 entries)" ;;
+	name) echo "-name '*.c'" ;;
+	size) echo "-size +16k" ;;
+	esac
+}
+
+run_tree_queries() {
+	local q
+	for q in list name size; do
+		wanted "$q" || continue
+		tree_query "$q"
+		run_query "$q" "$(tree_title "$q")" "$RUNS"
+		if [[ -f $RESULTS/$q.unsupported ]]; then
+			echo "luafind      skipped: $(cut -f2 "$RESULTS/$q.unsupported")" |
+				tee -a "$RESULTS/tables.txt"
+		fi
+	done
+}
+
+# Peak RSS in KiB of the command given as arguments, run with $1 open fds at
+# most ("" for the default limit); prints "RSS exit-status".
+peak_rss() {
+	local nofile=$1 out=$RESULTS/rss.out rc=0
+	shift
+	(
+		[[ -z $nofile ]] || ulimit -n "$nofile"
+		exec /usr/bin/time -f %M -o "$out" "$@" >/dev/null 2>"$RESULTS/rss.err"
+	) || rc=$?
+	echo "$(tail -n1 "$out") $rc"
+}
+
+run_chain() {
+	local pred=(-mindepth "$CHAIN_DEPTH")
+	NAMES=() CMDS=()
+	add_cmd luafind "$LUAFIND $CHAIN ${pred[*]}"
+	add_cmd find "find $CHAIN ${pred[*]}"
+	add_cmd bfs "bfs $CHAIN ${pred[*]}"
+	run_query chain "$CHAIN_DEPTH-level chain, -mindepth $CHAIN_DEPTH" "$CHAIN_RUNS"
+
+	echo
+	echo "== peak RSS on the chain (/usr/bin/time -f %M)" | tee -a "$RESULTS/tables.txt"
+	local name limit r
+	for name in luafind:16 luafind: find: bfs:; do
+		limit=${name#*:}
+		name=${name%%:*}
+		case $name in
+		luafind) r=$(peak_rss "$limit" "$LUAFIND" "$CHAIN" "${pred[@]}") ;;
+		*) r=$(peak_rss "$limit" "$name" "$CHAIN" "${pred[@]}") ;;
+		esac
+		printf '%-8s ulimit -n %-8s %8s KiB  exit %s\n' "$name" "${limit:-$(ulimit -n)}" \
+			"${r% *}" "${r#* }" | tee -a "$RESULTS/tables.txt"
+	done
+}
+
+# Count syscalls of each tool on the tree queries with strace -f -c.
+run_syscalls() {
+	local entries dirs q i pairs
+	entries=$(find "$TREE" | wc -l)
+	dirs=$(find "$TREE" -type d | wc -l)
+	for q in list name size; do
+		wanted "$q" || continue
+		tree_query "$q"
+		pairs=()
+		for i in "${!CMDS[@]}"; do
+			local out=$RESULTS/strace.$q.${NAMES[i]}
+			eval "strace -f -c -o $out ${CMDS[i]}" >/dev/null 2>&1 ||
+				warn "syscalls: ${NAMES[i]} failed on $q"
+			pairs+=("${NAMES[i]}=$out")
+		done
+		python3 "$SCRIPT_DIR/report.py" strace "$(tree_title "$q")" "$entries" "$dirs" \
+			"${pairs[@]}" | tee -a "$RESULTS/tables.txt"
+	done
+}
+
+main() {
+	parse_args "$@"
+	check_prereqs
+	RESULTS=$BENCH_DIR/results/$(date +%Y%m%d-%H%M%S)
+	mkdir -p "$RESULTS"
+	prepare_trees
+	print_environment | tee "$RESULTS/tables.txt"
+	run_tree_queries
+	if wanted chain; then
+		run_chain
+	fi
+	if ((SYSCALLS)) && { wanted list || wanted name || wanted size; }; then
+		run_syscalls
+	fi
+	echo
+	echo "===== summary (also in $RESULTS/tables.txt)"
+	cat "$RESULTS/tables.txt"
+	if ((${#FAILED[@]})); then
+		die "failed queries: ${FAILED[*]}"
+	fi
+}
+
+main "$@"
