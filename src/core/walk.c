@@ -967,6 +967,33 @@ void lf_walk_prune(struct lf_walk *w)
 	w->pruned = true;
 }
 
+int lf_entry_delete(struct lf_entry *e)
+{
+	struct entry_priv *p = (struct entry_priv *)e;
+	struct lf_walk *w = p->w;
+	if (e->visit == LF_VISIT_ERROR || e->at_fd == -1) {
+		errno = EINVAL;
+		return -1;
+	}
+	enum lf_type type = p->raw_type;
+	if (type == LF_UNKNOWN) {
+		/* Only the link itself matters: never follow while deleting. */
+		const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
+		if (!st) {
+			return -1;
+		}
+		type = lf_type_from_mode(st->mode);
+	}
+	w->counters.unlinks++;
+	if (unlinkat(e->at_fd, e->at_name, type == LF_DIR ? AT_REMOVEDIR : 0) != 0) {
+		return -1;
+	}
+	if (e->visit == LF_VISIT_PRE && type == LF_DIR) {
+		w->pruned = true;
+	}
+	return 0;
+}
+
 const struct lf_counters *lf_walk_counters(const struct lf_walk *w)
 {
 	return &w->counters;

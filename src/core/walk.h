@@ -190,6 +190,18 @@ void lf_walk_prune(struct lf_walk *w);
  */
 const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how);
 
+/**
+ * Remove the file an entry names: unlinkat(at_fd, at_name, flags) with
+ * AT_REMOVEDIR for a directory, chosen from d_type (one lstat only when the
+ * type is unknown).  A symbolic link is removed as a link in every follow
+ * mode, never followed.  Removing a directory on its pre-order visit prunes
+ * it, so the walk does not try to open it.
+ *
+ * @param e the current entry (not an LF_VISIT_ERROR entry)
+ * @return 0, or -1 with errno set (ENOTEMPTY, EACCES, EPERM, EBUSY...)
+ */
+int lf_entry_delete(struct lf_entry *e);
+
 /** The counters of @w so far. */
 const struct lf_counters *lf_walk_counters(const struct lf_walk *w);
 
