@@ -3,8 +3,12 @@
  */
 #include "expr.h"
 
+#include "diag.h"
+
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct lf_expr *lf_expr_new(lf_eval_fn *eval, enum lf_expr_kind kind, const char *name)
 {
@@ -94,5 +98,85 @@ bool lf_eval_quit(const struct lf_expr *x, struct lf_eval *ev)
 {
 	(void)x;
 	ev->quit = true;
+	return true;
+}
+
+const char *lf_expr_basename(const struct lf_entry *e, char *buf, size_t size)
+{
+	if (e->depth > 0) {
+		return e->path + e->nameoff;
+	}
+	size_t end = e->pathlen;
+	while (end > 1 && e->path[end - 1] == '/') {
+		end--;
+	}
+	size_t start = end;
+	while (start > 0 && e->path[start - 1] != '/') {
+		start--;
+	}
+	if (start == end) {
+		return "/";
+	}
+	if (end == e->pathlen) {
+		return e->path + start;
+	}
+	size_t len = end - start < size - 1 ? end - start : size - 1;
+	memcpy(buf, e->path + start, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+bool lf_eval_name(const struct lf_expr *x, struct lf_eval *ev)
+{
+	char buf[4096];
+	return fnmatch(x->str, lf_expr_basename(ev->entry, buf, sizeof(buf)), 0) == 0;
+}
+
+bool lf_eval_type(const struct lf_expr *x, struct lf_eval *ev)
+{
+	return (x->mask >> ev->entry->type) & 1;
+}
+
+/* Whether the last component of a root is "." or "..". */
+static bool ends_in_dots(const struct lf_entry *e)
+{
+	size_t end = e->pathlen;
+	while (end > 1 && e->path[end - 1] == '/') {
+		end--;
+	}
+	size_t start = end;
+	while (start > 0 && e->path[start - 1] != '/') {
+		start--;
+	}
+	size_t len = end - start;
+	return (len == 1 && e->path[start] == '.') ||
+	       (len == 2 && e->path[start] == '.' && e->path[start + 1] == '.');
+}
+
+bool lf_eval_delete(const struct lf_expr *x, struct lf_eval *ev)
+{
+	(void)x;
+	struct lf_entry *e = ev->entry;
+	if (e->depth == 0 && ends_in_dots(e)) {
+		/* find . -delete empties the directory and keeps it, silently. */
+		if (strcmp(e->path, ".") == 0) {
+			return true;
+		}
+		lf_out_flush(ev->out);
+		fprintf(stderr, "%s: cannot delete ", lf_progname);
+		lf_diag_quote(stderr, e->path, e->pathlen);
+		fprintf(stderr, ": %s\n", strerror(EINVAL));
+		ev->status = 1;
+		return false;
+	}
+	if (lf_entry_delete(e) != 0) {
+		int err = errno;
+		lf_out_flush(ev->out);
+		fprintf(stderr, "%s: cannot delete ", lf_progname);
+		lf_diag_quote(stderr, e->path, e->pathlen);
+		fprintf(stderr, ": %s\n", strerror(err));
+		ev->status = 1;
+		return false;
+	}
 	return true;
 }

@@ -44,6 +44,8 @@ struct lf_expr {
 	struct lf_expr *lhs, *rhs; /**< operands (rhs NULL for "!") */
 	const char *name;          /**< the primary as written, for messages */
 	bool is_action;            /**< has a side effect that suppresses -print */
+	const char *str;           /**< a primary's string argument (pattern...) */
+	unsigned mask;             /**< a primary's set of flags or types */
 };
 
 /** Allocate a node; NULL with errno set on failure. */
@@ -65,5 +67,13 @@ bool lf_expr_has_action(const struct lf_expr *x);
 lf_eval_fn lf_eval_not, lf_eval_and, lf_eval_or, lf_eval_comma;
 lf_eval_fn lf_eval_true, lf_eval_false;
 lf_eval_fn lf_eval_print, lf_eval_print0, lf_eval_prune, lf_eval_quit;
+lf_eval_fn lf_eval_name, lf_eval_type, lf_eval_delete;
+
+/**
+ * The name find's tests see: the last component of the path, or for a root
+ * the path without trailing slashes ("/" for a root of slashes only).
+ * Writes into @buf when the path must be trimmed.
+ */
+const char *lf_expr_basename(const struct lf_entry *e, char *buf, size_t size);
 
 #endif

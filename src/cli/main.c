@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef LUAFIND_VERSION
@@ -77,8 +78,8 @@ static void usage(void)
 	       "\n"
 	       "Options: -depth -maxdepth N -mindepth N -xdev -mount -follow -noleaf -warn -nowarn\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
-	       "Tests: -true -false\n"
-	       "Actions: -print -print0 -prune -quit\n"
+	       "Tests: -name PATTERN -type [bcdpfls] -true -false\n"
+	       "Actions: -delete -print -print0 -prune -quit\n"
 	       "\n"
 	       "See luafind(1) for details.\n",
 	       lf_progname);
@@ -107,8 +108,32 @@ static void print_stats(const struct lf_counters *c, uint64_t entries)
 		c->stats_follow, c->fd_stats, c->unlinks);
 }
 
+/*
+ * -delete never touches /, whatever path leads there ("/", "//", "/tmp/.."),
+ * like rm's --preserve-root.  A symbolic link to / is only a link: lstat.
+ */
+static int refuse_root_dir(const struct lf_cmdline *cmd)
+{
+	struct stat slash, st;
+	if (!cmd->delete || stat("/", &slash) != 0) {
+		return 0;
+	}
+	for (size_t i = 0; i < cmd->nroots; i++) {
+		if (lstat(cmd->roots[i], &st) == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino) {
+			fprintf(stderr, "%s: refusing to delete ", lf_progname);
+			lf_diag_quote(stderr, cmd->roots[i], strlen(cmd->roots[i]));
+			fputs(": it is the root directory /\n", stderr);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 static int run(struct lf_cmdline *cmd)
 {
+	if (refuse_root_dir(cmd) != 0) {
+		return 1;
+	}
 	struct lf_out out;
 	if (lf_out_init(&out, STDOUT_FILENO) != 0) {
 		lf_diag("%s", strerror(errno));

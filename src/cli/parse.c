@@ -26,6 +26,8 @@ struct parser {
 	int pos;
 	struct lf_cmdline *cmd;
 	bool seen_non_option; /* a test or action came before: warn on options */
+	bool explicit_depth;  /* -depth was given, not just implied by -delete */
+	bool has_prune;
 };
 
 enum prim_kind {
@@ -104,6 +106,7 @@ static struct lf_expr *parse_depth_limit(struct parser *p, const struct primary 
 static struct lf_expr *parse_depth(struct parser *p, const struct primary *prim, char **args)
 {
 	(void)args;
+	p->explicit_depth = true;
 	p->cmd->opts.order = LF_ORDER_POST;
 	return new_node(p, prim);
 }
@@ -129,21 +132,94 @@ static struct lf_expr *parse_warn(struct parser *p, const struct primary *prim, 
 	return new_node(p, prim);
 }
 
+static struct lf_expr *parse_name(struct parser *p, const struct primary *prim, char **args)
+{
+	struct lf_expr *x = new_node(p, prim);
+	if (x) {
+		x->str = args[0];
+		if (strchr(args[0], '/') && strcmp(args[0], "/") != 0 && p->cmd->warn) {
+			lf_diag_warn("'%s' matches against basenames only, but the given pattern contains a "
+				     "directory separator ('/'), thus the expression will evaluate to false all "
+				     "the time.  Did you mean '-wholename'?",
+				     prim->name);
+		}
+	}
+	return x;
+}
+
+/* -type f,d,l: a set of enum lf_type bits. */
+static struct lf_expr *parse_type(struct parser *p, const struct primary *prim, char **args)
+{
+	static const char letters[] = "fdlpscb";
+	static const enum lf_type types[] = {LF_REG, LF_DIR, LF_LNK, LF_FIFO, LF_SOCK, LF_CHR, LF_BLK};
+	const char *a = args[0];
+	unsigned mask = 0;
+	for (size_t i = 0;; i += 2) {
+		const char *l = a[i] ? strchr(letters, a[i]) : NULL;
+		if (!l) {
+			lf_diag("Unknown argument to %s: %c", prim->name, a[i] ? a[i] : ' ');
+			return NULL;
+		}
+		unsigned bit = 1u << types[l - letters];
+		if (mask & bit) {
+			lf_diag("Duplicate file type '%c' in the argument list to %s.", a[i], prim->name);
+			return NULL;
+		}
+		mask |= bit;
+		if (a[i + 1] == '\0') {
+			break;
+		}
+		if (a[i + 1] != ',') {
+			lf_diag("Must separate multiple arguments to %s using: ','", prim->name);
+			return NULL;
+		}
+		if (a[i + 2] == '\0') {
+			lf_diag("Last file type in list argument to %s is missing, i.e., list is ending on: ','",
+				prim->name);
+			return NULL;
+		}
+	}
+	struct lf_expr *x = new_node(p, prim);
+	if (x) {
+		x->mask = mask;
+	}
+	return x;
+}
+
+static struct lf_expr *parse_prune(struct parser *p, const struct primary *prim, char **args)
+{
+	(void)args;
+	p->has_prune = true;
+	return new_node(p, prim);
+}
+
+/* -delete implies -depth, as in GNU find. */
+static struct lf_expr *parse_delete(struct parser *p, const struct primary *prim, char **args)
+{
+	(void)args;
+	p->cmd->delete = true;
+	p->cmd->opts.order = LF_ORDER_POST;
+	return new_node(p, prim);
+}
+
 static const struct primary primaries[] = {
+	{"-delete", PRIM_ACTION, 0, parse_delete, lf_eval_delete},
 	{"-depth", PRIM_OPTION, 0, parse_depth, lf_eval_true},
 	{"-d", PRIM_OPTION, 0, parse_depth, lf_eval_true},
 	{"-false", PRIM_TEST, 0, parse_simple, lf_eval_false},
 	{"-follow", PRIM_OPTION, 0, parse_follow, lf_eval_true},
 	{"-maxdepth", PRIM_OPTION, 1, parse_depth_limit, lf_eval_true},
 	{"-mindepth", PRIM_OPTION, 1, parse_depth_limit, lf_eval_true},
+	{"-name", PRIM_TEST, 1, parse_name, lf_eval_name},
 	{"-mount", PRIM_OPTION, 0, parse_xdev, lf_eval_true},
 	{"-noleaf", PRIM_OPTION, 0, parse_option_true, lf_eval_true},
 	{"-nowarn", PRIM_POSITIONAL, 0, parse_warn, lf_eval_true},
 	{"-print", PRIM_ACTION, 0, parse_simple, lf_eval_print},
 	{"-print0", PRIM_ACTION, 0, parse_simple, lf_eval_print0},
-	{"-prune", PRIM_ACTION_PRINTS, 0, parse_simple, lf_eval_prune},
+	{"-prune", PRIM_ACTION_PRINTS, 0, parse_prune, lf_eval_prune},
 	{"-quit", PRIM_ACTION, 0, parse_simple, lf_eval_quit},
 	{"-true", PRIM_TEST, 0, parse_simple, lf_eval_true},
+	{"-type", PRIM_TEST, 1, parse_type, lf_eval_type},
 	{"-warn", PRIM_POSITIONAL, 0, parse_warn, lf_eval_true},
 	{"-xdev", PRIM_OPTION, 0, parse_xdev, lf_eval_true},
 };
@@ -394,7 +470,7 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 	cmd->opts = init;
 	cmd->warn = isatty(STDIN_FILENO);
 
-	struct parser p = {argv, argc, 1, cmd, false};
+	struct parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd};
 
 	/* Long options of luafind itself, and find's leading options. */
 	for (; p.pos < argc; p.pos++) {
@@ -454,6 +530,17 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 			lf_expr_free(x);
 			return -1;
 		}
+	}
+	if (cmd->delete && cmd->opts.symlinks == LF_LOGICAL) {
+		/* Deleting never goes through a link below the roots. */
+		cmd->opts.symlinks = LF_COMFOLLOW;
+	}
+	if (cmd->delete && p.has_prune && !p.explicit_depth) {
+		lf_diag("The -delete action automatically turns on -depth, but -prune does nothing when "
+			"-depth is in effect.  If you want to carry on anyway, just explicitly use the -depth "
+			"option.");
+		lf_expr_free(x);
+		return -1;
 	}
 	if (!lf_expr_has_action(x)) {
 		static const struct primary print = {"-print", PRIM_ACTION, 0, parse_simple, lf_eval_print};

@@ -25,6 +25,7 @@ struct lf_cmdline {
 	bool help;    /**< --help was given: nothing else runs */
 	bool version; /**< --version was given */
 	bool warn;    /**< GNU's -warn/-nowarn (default: stdin is a terminal) */
+	bool delete;  /**< -delete appears: roots that resolve to / are refused */
 };
 
 /**

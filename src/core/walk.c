@@ -975,9 +975,12 @@ int lf_entry_delete(struct lf_entry *e)
 		errno = EINVAL;
 		return -1;
 	}
-	enum lf_type type = p->raw_type;
+	/*
+	 * The type as the walk sees it: a followed link to a directory gets
+	 * AT_REMOVEDIR, which fails on the link (ENOTDIR) instead of following.
+	 */
+	enum lf_type type = e->type;
 	if (type == LF_UNKNOWN) {
-		/* Only the link itself matters: never follow while deleting. */
 		const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
 		if (!st) {
 			return -1;

@@ -192,9 +192,10 @@ const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how);
 
 /**
  * Remove the file an entry names: unlinkat(at_fd, at_name, flags) with
- * AT_REMOVEDIR for a directory, chosen from d_type (one lstat only when the
- * type is unknown).  A symbolic link is removed as a link in every follow
- * mode, never followed.  Removing a directory on its pre-order visit prunes
+ * AT_REMOVEDIR for a directory, chosen from the entry's type (d_type; one
+ * lstat only when the type is unknown).  unlinkat never follows a link: a
+ * link the walk did not follow is removed as a link, and one it followed to
+ * a directory fails with ENOTDIR.  Removing a directory on its pre-order visit prunes
  * it, so the walk does not try to open it.
  *
  * @param e the current entry (not an LF_VISIT_ERROR entry)

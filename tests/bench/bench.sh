@@ -341,8 +341,7 @@ run_chain() {
 	add_cmd bfs "bfs $CHAIN ${pred[*]}"
 	run_query chain "$CHAIN_DEPTH-level chain, -mindepth $CHAIN_DEPTH" "$CHAIN_RUNS"
 
-	echo
-	echo "== peak RSS on the chain (/usr/bin/time -f %M)" | tee -a "$RESULTS/tables.txt"
+	printf '\n== peak RSS on the chain (/usr/bin/time -f %%M)\n' | tee -a "$RESULTS/tables.txt"
 	local name limit r
 	for name in luafind:16 luafind: find: bfs:; do
 		limit=${name#*:}

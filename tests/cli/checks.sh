@@ -125,4 +125,62 @@ check_errors() {
 	echo "ok: usage errors"
 }
 
+# -delete refuses /, keeps a root of ".", refuses roots ending in "." or "..".
+check_delete_refusals() {
+	d=$work/refuse
+	rm -rf "$d"
+	mkdir -p "$d/keep/sub"
+	touch "$d/keep/sub/f"
+	for root in / // /tmp/.. "$d/../../../../../../../../../../.."; do
+		if "$luafind" "$root" -maxdepth 0 -delete 2>"$work/err"; then
+			fail "-delete of '$root' succeeded"
+		fi
+		grep -q "refusing to delete" "$work/err" || fail "no refusal for '$root'"
+	done
+	[ -d / ] || fail "/ is gone"
+	(cd "$d/keep" && "$luafind" . -delete) || fail "find . -delete failed"
+	[ -d "$d/keep" ] && [ ! -e "$d/keep/sub" ] || fail ". was not emptied and kept"
+	for root in "$d/keep/." "$d/keep/sub/.."; do
+		mkdir -p "$d/keep/sub"
+		"$luafind" "$root" -delete 2>"$work/err" && fail "-delete of '$root' succeeded"
+		grep -q "cannot delete .*Invalid argument" "$work/err" || fail "no EINVAL for '$root'"
+	done
+	[ -d "$d/keep" ] || fail "a root ending in . or .. was removed"
+	# A symlink to / is only a link.
+	ln -s / "$d/slash"
+	"$luafind" "$d/slash" -delete || fail "deleting a link to / failed"
+	[ ! -L "$d/slash" ] && [ -d /usr ] || fail "link to / not removed as a link"
+	echo "ok: -delete refusals"
+}
+
+# Links inside the tree are deleted as links in every mode; targets survive.
+check_delete_links() {
+	for mode in -P -H -L; do
+		d=$work/links$mode
+		rm -rf "$d" "$work/outside"
+		mkdir -p "$d/tree/sub" "$work/outside/dir"
+		touch "$work/outside/file" "$work/outside/dir/keep"
+		ln -s "$work/outside/dir" "$d/tree/to-dir"
+		ln -s "$work/outside/file" "$d/tree/sub/to-file"
+		ln -s "$work/outside" "$d/tree/sub/to-outside"
+		"$luafind" $mode "$d/tree" -delete || fail "$mode: -delete failed"
+		[ ! -e "$d/tree" ] || fail "$mode: tree left behind"
+		[ -f "$work/outside/file" ] && [ -f "$work/outside/dir/keep" ] ||
+			fail "$mode: something outside the tree was deleted"
+	done
+	echo "ok: links deleted as links under -P, -H and -L"
+}
+
+# A 100,000-level chain deleted under ulimit -n 16.
+check_delete_chain() {
+	c=$work/dchain
+	rm -rf "$c"
+	"$mkchain" "$c" 100000
+	stats=$(ulimit -n 16 && "$luafind" --stats "$c" -delete 2>&1) || fail "-delete failed: $stats"
+	[ ! -e "$c" ] || fail "chain not removed"
+	[ "$(echo "$stats" | counter unlinks)" -eq 100001 ] || fail "unlinks: $stats"
+	[ "$(echo "$stats" | counter stats)" -le 1 ] || fail "stats during deletion: $stats"
+	echo "ok: 100,000-level chain deleted under ulimit -n 16 ($stats)"
+}
+
 "check_$check"

@@ -1,0 +1,70 @@
+#!/bin/sh
+# diff_delete.sh: differential tests of luafind's deletions against GNU find.
+#
+#	diff_delete.sh LUAFIND TREES CASES [--nodac]
+#
+# Each case line is "TREE ARGS...": TREE is copied afresh (cp -a) for each
+# program, both run ARGS inside their copy's parent with LC_ALL=C, and their
+# outputs, messages, exit statuses and what is left of the tree must match.
+set -u
+
+luafind=${1:?usage: diff_delete.sh LUAFIND TREES CASES [--nodac]}
+trees=${2:?}
+cases=${3:?}
+nodac=${4:-}
+case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
+work=$(mktemp -d)
+trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
+
+run() {
+	if [ "$nodac" = --nodac ]; then
+		capsh --drop=cap_dac_override,cap_dac_read_search -- -c 'exec "$0" "$@"' "$@"
+	else
+		"$@"
+	fi
+}
+
+one() { # one NAME PROGRAM TREE ARGS...
+	name=$1 prog=$2 tree=$3
+	shift 3
+	dir=$work/$name
+	chmod -R u+rwx "$dir" 2>/dev/null
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -a "$trees/$tree" "$dir/"
+	(cd "$dir" && LC_ALL=C run "$prog" "$@") >"$work/$name.out" 2>"$work/$name.err"
+	echo $? >"$work/$name.rc"
+	sed -i 's/^[^:]*find: /luafind: /' "$work/$name.err"
+	chmod -R u+rwx "$dir" 2>/dev/null
+	(cd "$dir" && /usr/bin/find . | sort) >"$work/$name.left"
+	sort -o "$work/$name.out" "$work/$name.out"
+	sort -o "$work/$name.err" "$work/$name.err"
+}
+
+failures=0
+total=0
+while IFS= read -r line || [ -n "$line" ]; do
+	case $line in '' | '#'*) continue ;; esac
+	total=$((total + 1))
+	eval "set -- $line"
+	tree=$1
+	shift
+	one l "$luafind" "$tree" "$@"
+	one f /usr/bin/find "$tree" "$@"
+	ok=yes
+	for part in out err rc left; do
+		if ! cmp -s "$work/l.$part" "$work/f.$part"; then
+			ok=no
+			echo "FAIL ($part): $line"
+			diff "$work/l.$part" "$work/f.$part" | head -10 | cut -c1-200 | sed 's/^/    /'
+		fi
+	done
+	if [ $ok = yes ]; then
+		echo "ok: $line"
+	else
+		failures=$((failures + 1))
+	fi
+done <"$cases"
+
+echo "$((total - failures)) passed, $failures failed"
+[ $failures -eq 0 ]
