@@ -26,7 +26,21 @@ void lf_expr_free(struct lf_expr *x)
 	if (x) {
 		lf_expr_free(x->lhs);
 		lf_expr_free(x->rhs);
+		if (x->destroy) {
+			x->destroy(x->data);
+		}
 		free(x);
+	}
+}
+
+void lf_expr_finish(struct lf_expr *x, struct lf_eval *ev)
+{
+	if (x) {
+		lf_expr_finish(x->lhs, ev);
+		lf_expr_finish(x->rhs, ev);
+		if (x->finish) {
+			x->finish(x, ev);
+		}
 	}
 }
 

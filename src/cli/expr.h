@@ -11,23 +11,31 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "output.h"
 #include "walk.h"
 
 struct lf_expr;
 
+struct lf_cmdline;
+
 /** Per-entry evaluation state. */
 struct lf_eval {
 	struct lf_walk *walk;
 	struct lf_entry *entry;
 	struct lf_out *out;
+	const struct lf_cmdline *cmd;
 	int status; /**< becomes 1 when anything fails, as find's exit status */
 	bool quit;  /**< set by -quit: stop the walk after this entry */
+	bool stop;  /**< a fatal error (a -lua runtime error): stop at once */
 };
 
 /** Evaluates a node for the current entry; returns its truth value. */
 typedef bool lf_eval_fn(const struct lf_expr *x, struct lf_eval *ev);
+
+/** Runs once after the walk (flush -exec + batches, close files). */
+typedef void lf_finish_fn(struct lf_expr *x, struct lf_eval *ev);
 
 enum lf_expr_kind {
 	LF_EXPR_PRIMARY = 0,
@@ -46,6 +54,13 @@ struct lf_expr {
 	bool is_action;            /**< has a side effect that suppresses -print */
 	const char *str;           /**< a primary's string argument (pattern...) */
 	unsigned mask;             /**< a primary's set of flags or types */
+	long long num;             /**< a primary's number */
+	int cmp;                   /**< -1, 0, +1 for -N, N, +N arguments */
+	struct timespec ref;       /**< a reference time (-newer, -mtime...) */
+	bool needs_stat;           /**< evaluation may stat (for reordering) */
+	void *data;                /**< a primary's own state, freed by destroy */
+	void (*destroy)(void *data);
+	lf_finish_fn *finish;      /**< called once after the walk, if set */
 };
 
 /** Allocate a node; NULL with errno set on failure. */
@@ -59,6 +74,9 @@ static inline bool lf_expr_eval(const struct lf_expr *x, struct lf_eval *ev)
 {
 	return x->eval(x, ev);
 }
+
+/** Call every node's finish hook, after the walk. */
+void lf_expr_finish(struct lf_expr *x, struct lf_eval *ev);
 
 /** Whether any node of @x is an action (so no -print is implied). */
 bool lf_expr_has_action(const struct lf_expr *x);

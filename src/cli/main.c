@@ -146,7 +146,7 @@ static int run(struct lf_cmdline *cmd)
 		return 1;
 	}
 
-	struct lf_eval ev = {w, NULL, &out, 0, false};
+	struct lf_eval ev = {.walk = w, .out = &out, .cmd = cmd};
 	uint64_t entries = 0;
 	struct lf_entry *e;
 	int r;
@@ -160,9 +160,13 @@ static int run(struct lf_cmdline *cmd)
 		}
 		ev.entry = e;
 		lf_expr_eval(cmd->expr, &ev);
-		if (ev.quit || out.err) {
+		if (ev.quit || ev.stop || out.err) {
 			break;
 		}
+	}
+	/* Pending -exec ... + batches run even after -quit, as in find. */
+	if (!ev.stop) {
+		lf_expr_finish(cmd->expr, &ev);
 	}
 	if (r < 0) {
 		lf_diag("%s", strerror(errno));

@@ -6,50 +6,37 @@
  *	term   := factor { ["-a" | "-and"] factor }
  *	factor := ("!" | "-not") factor | "(" expr ")" | primary
  *
- * Primaries come from one table; each row says how many arguments it takes
- * and how to build its node.  Global options (-maxdepth, -depth, ...) are
- * nodes that evaluate to true, as in find.
+ * Primaries come from tables, one per family (primary.h); each row says how
+ * many arguments it takes and how to build its node.  Global options
+ * (-maxdepth, -depth, ...) are nodes that evaluate to true, as in find.
+ * This file holds the grammar, the options and the core actions.
  */
 #include "parse.h"
 
 #include "diag.h"
+#include "primary.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-struct parser {
+struct lf_parser {
 	char **argv;
 	int argc;
 	int pos;
+	int prim_pos;  /* where the primary being parsed starts */
+	int consumed;  /* arguments a variadic primary took */
 	struct lf_cmdline *cmd;
 	bool seen_non_option; /* a test or action came before: warn on options */
 	bool explicit_depth;  /* -depth was given, not just implied by -delete */
 	bool has_prune;
 };
 
-enum prim_kind {
-	PRIM_OPTION,     /* global option: true, warns when placed after tests */
-	PRIM_POSITIONAL, /* positional option: true, never warns */
-	PRIM_TEST,
-	PRIM_ACTION,
-	PRIM_ACTION_PRINTS, /* an action that does not stop the implied -print */
-};
-
-struct primary;
-typedef struct lf_expr *parse_fn(struct parser *p, const struct primary *prim, char **args);
-
-struct primary {
-	const char *name;
-	enum prim_kind kind;
-	int nargs;
-	parse_fn *parse;
-	lf_eval_fn *eval;
-};
-
-static struct lf_expr *new_node(struct parser *p, const struct primary *prim)
+struct lf_expr *lf_parse_node(struct lf_parser *p, const struct lf_primary *prim)
 {
 	(void)p;
 	struct lf_expr *x = lf_expr_new(prim->eval, LF_EXPR_PRIMARY, prim->name);
@@ -57,20 +44,83 @@ static struct lf_expr *new_node(struct parser *p, const struct primary *prim)
 		lf_diag("%s", strerror(errno));
 		return NULL;
 	}
-	x->is_action = prim->kind == PRIM_ACTION;
+	x->is_action = prim->kind == LF_PRIM_ACTION;
+	x->needs_stat = prim->needs_stat;
 	return x;
 }
 
-static struct lf_expr *parse_simple(struct parser *p, const struct primary *prim, char **args)
+struct lf_cmdline *lf_parser_cmdline(struct lf_parser *p)
 {
-	(void)args;
-	return new_node(p, prim);
+	return p->cmd;
 }
 
-static struct lf_expr *parse_option_true(struct parser *p, const struct primary *prim, char **args)
+bool lf_parser_warn(const struct lf_parser *p)
+{
+	return p->cmd->warn;
+}
+
+void lf_parser_consume(struct lf_parser *p, int n)
+{
+	p->consumed = n;
+}
+
+/* "luafind: MESSAGE", then the arguments with a caret under one of them. */
+static void verror(struct lf_parser *p, int argi, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", lf_progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (argi < 1 || argi >= p->argc) {
+		return;
+	}
+	int col = fprintf(stderr, "%s:  ", lf_progname);
+	int caret = 0, width = 0;
+	for (int i = 1; i < p->argc; i++) {
+		if (i == argi) {
+			caret = col;
+			width = (int)strlen(p->argv[i]);
+		}
+		col += fprintf(stderr, "%s%s", i > 1 ? " " : "", p->argv[i]) ;
+		if (i == argi && i > 1) {
+			caret++;
+		}
+	}
+	fprintf(stderr, "\n%*s", caret, "");
+	for (int i = 0; i < (width ? width : 1); i++) {
+		fputc(i ? '~' : '^', stderr);
+	}
+	fputc('\n', stderr);
+}
+
+void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(p, p->prim_pos + argoff, fmt, ap);
+	va_end(ap);
+}
+
+/* An error about the token at the current position. */
+static void error_here(struct lf_parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void error_here(struct lf_parser *p, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(p, p->pos < p->argc ? p->pos : p->argc - 1, fmt, ap);
+	va_end(ap);
+}
+
+static struct lf_expr *parse_simple(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
-	return new_node(p, prim);
+	return lf_parse_node(p, prim);
+}
+
+/* Options with no effect in luafind (-noleaf): true, as in find. */
+static struct lf_expr *parse_option_true(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	return lf_parse_node(p, prim);
 }
 
 static bool parse_int(const char *s, int *out)
@@ -88,11 +138,12 @@ static bool parse_int(const char *s, int *out)
 	return true;
 }
 
-static struct lf_expr *parse_depth_limit(struct parser *p, const struct primary *prim, char **args)
+static struct lf_expr *parse_depth_limit(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	int v;
 	if (!parse_int(args[0], &v)) {
-		lf_diag("Expected a positive decimal integer argument to %s, but got '%s'", prim->name, args[0]);
+		lf_parse_error(p, 1, "Expected a positive decimal integer argument to %s, but got '%s'", prim->name,
+			       args[0]);
 		return NULL;
 	}
 	if (strcmp(prim->name, "-maxdepth") == 0) {
@@ -100,135 +151,86 @@ static struct lf_expr *parse_depth_limit(struct parser *p, const struct primary 
 	} else {
 		p->cmd->opts.mindepth = v;
 	}
-	return new_node(p, prim);
+	return lf_parse_node(p, prim);
 }
 
-static struct lf_expr *parse_depth(struct parser *p, const struct primary *prim, char **args)
+static struct lf_expr *parse_depth(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
 	p->explicit_depth = true;
 	p->cmd->opts.order = LF_ORDER_POST;
-	return new_node(p, prim);
+	return lf_parse_node(p, prim);
 }
 
-static struct lf_expr *parse_xdev(struct parser *p, const struct primary *prim, char **args)
+static struct lf_expr *parse_xdev(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
 	p->cmd->opts.flags |= LF_WALK_XDEV;
-	return new_node(p, prim);
+	return lf_parse_node(p, prim);
 }
 
-static struct lf_expr *parse_follow(struct parser *p, const struct primary *prim, char **args)
+static struct lf_expr *parse_follow(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
 	p->cmd->opts.symlinks = LF_LOGICAL;
-	return new_node(p, prim);
+	return lf_parse_node(p, prim);
 }
 
-static struct lf_expr *parse_warn(struct parser *p, const struct primary *prim, char **args)
+static struct lf_expr *parse_warn(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
 	p->cmd->warn = strcmp(prim->name, "-warn") == 0;
-	return new_node(p, prim);
+	return lf_parse_node(p, prim);
 }
 
-static struct lf_expr *parse_name(struct parser *p, const struct primary *prim, char **args)
-{
-	struct lf_expr *x = new_node(p, prim);
-	if (x) {
-		x->str = args[0];
-		if (strchr(args[0], '/') && strcmp(args[0], "/") != 0 && p->cmd->warn) {
-			lf_diag_warn("'%s' matches against basenames only, but the given pattern contains a "
-				     "directory separator ('/'), thus the expression will evaluate to false all "
-				     "the time.  Did you mean '-wholename'?",
-				     prim->name);
-		}
-	}
-	return x;
-}
-
-/* -type f,d,l: a set of enum lf_type bits. */
-static struct lf_expr *parse_type(struct parser *p, const struct primary *prim, char **args)
-{
-	static const char letters[] = "fdlpscb";
-	static const enum lf_type types[] = {LF_REG, LF_DIR, LF_LNK, LF_FIFO, LF_SOCK, LF_CHR, LF_BLK};
-	const char *a = args[0];
-	unsigned mask = 0;
-	for (size_t i = 0;; i += 2) {
-		const char *l = a[i] ? strchr(letters, a[i]) : NULL;
-		if (!l) {
-			lf_diag("Unknown argument to %s: %c", prim->name, a[i] ? a[i] : ' ');
-			return NULL;
-		}
-		unsigned bit = 1u << types[l - letters];
-		if (mask & bit) {
-			lf_diag("Duplicate file type '%c' in the argument list to %s.", a[i], prim->name);
-			return NULL;
-		}
-		mask |= bit;
-		if (a[i + 1] == '\0') {
-			break;
-		}
-		if (a[i + 1] != ',') {
-			lf_diag("Must separate multiple arguments to %s using: ','", prim->name);
-			return NULL;
-		}
-		if (a[i + 2] == '\0') {
-			lf_diag("Last file type in list argument to %s is missing, i.e., list is ending on: ','",
-				prim->name);
-			return NULL;
-		}
-	}
-	struct lf_expr *x = new_node(p, prim);
-	if (x) {
-		x->mask = mask;
-	}
-	return x;
-}
-
-static struct lf_expr *parse_prune(struct parser *p, const struct primary *prim, char **args)
+static struct lf_expr *parse_prune(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
 	p->has_prune = true;
-	return new_node(p, prim);
+	return lf_parse_node(p, prim);
 }
 
 /* -delete implies -depth, as in GNU find. */
-static struct lf_expr *parse_delete(struct parser *p, const struct primary *prim, char **args)
+static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
 	p->cmd->delete = true;
 	p->cmd->opts.order = LF_ORDER_POST;
-	return new_node(p, prim);
+	return lf_parse_node(p, prim);
 }
 
-static const struct primary primaries[] = {
-	{"-delete", PRIM_ACTION, 0, parse_delete, lf_eval_delete},
-	{"-depth", PRIM_OPTION, 0, parse_depth, lf_eval_true},
-	{"-d", PRIM_OPTION, 0, parse_depth, lf_eval_true},
-	{"-false", PRIM_TEST, 0, parse_simple, lf_eval_false},
-	{"-follow", PRIM_OPTION, 0, parse_follow, lf_eval_true},
-	{"-maxdepth", PRIM_OPTION, 1, parse_depth_limit, lf_eval_true},
-	{"-mindepth", PRIM_OPTION, 1, parse_depth_limit, lf_eval_true},
-	{"-name", PRIM_TEST, 1, parse_name, lf_eval_name},
-	{"-mount", PRIM_OPTION, 0, parse_xdev, lf_eval_true},
-	{"-noleaf", PRIM_OPTION, 0, parse_option_true, lf_eval_true},
-	{"-nowarn", PRIM_POSITIONAL, 0, parse_warn, lf_eval_true},
-	{"-print", PRIM_ACTION, 0, parse_simple, lf_eval_print},
-	{"-print0", PRIM_ACTION, 0, parse_simple, lf_eval_print0},
-	{"-prune", PRIM_ACTION_PRINTS, 0, parse_prune, lf_eval_prune},
-	{"-quit", PRIM_ACTION, 0, parse_simple, lf_eval_quit},
-	{"-true", PRIM_TEST, 0, parse_simple, lf_eval_true},
-	{"-type", PRIM_TEST, 1, parse_type, lf_eval_type},
-	{"-warn", PRIM_POSITIONAL, 0, parse_warn, lf_eval_true},
-	{"-xdev", PRIM_OPTION, 0, parse_xdev, lf_eval_true},
+const struct lf_primary lf_prims_core[] = {
+	{"-d", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
+	{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
+	{"-depth", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
+	{"-false", LF_PRIM_TEST, 0, parse_simple, lf_eval_false, false},
+	{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
+	{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
+	{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
+	{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
+	{"-noleaf", LF_PRIM_OPTION, 0, parse_option_true, lf_eval_true, false},
+	{"-nowarn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
+	{"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false},
+	{"-print0", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print0, false},
+	{"-prune", LF_PRIM_ACTION_PRINTS, 0, parse_prune, lf_eval_prune, false},
+	{"-quit", LF_PRIM_ACTION, 0, parse_simple, lf_eval_quit, false},
+	{"-true", LF_PRIM_TEST, 0, parse_simple, lf_eval_true, false},
+	{"-warn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
+	{"-xdev", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
+	{NULL, 0, 0, NULL, NULL, false},
 };
 
-static const struct primary *find_primary(const char *name)
+static const struct lf_primary *const tables[] = {
+	lf_prims_core, lf_prims_tests, lf_prims_output, lf_prims_exec, lf_prims_lua,
+};
+
+static const struct lf_primary *find_primary(const char *name)
 {
-	for (size_t i = 0; i < sizeof(primaries) / sizeof(primaries[0]); i++) {
-		if (strcmp(primaries[i].name, name) == 0) {
-			return &primaries[i];
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		for (const struct lf_primary *r = tables[t]; r->name; r++) {
+			if (strcmp(r->name, name) == 0) {
+				return r;
+			}
 		}
 	}
 	return NULL;
@@ -264,16 +266,18 @@ static size_t edit_distance(const char *a, const char *b)
 	return row[lb];
 }
 
-static void unknown_primary(const char *name)
+static void unknown_primary(struct lf_parser *p, const char *name)
 {
-	lf_diag("unknown predicate `%s'", name);
+	error_here(p, "unknown predicate `%s'", name);
 	const char *best = NULL;
 	size_t best_d = 3;
-	for (size_t i = 0; i < sizeof(primaries) / sizeof(primaries[0]); i++) {
-		size_t d = edit_distance(name, primaries[i].name);
-		if (d < best_d) {
-			best_d = d;
-			best = primaries[i].name;
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		for (const struct lf_primary *r = tables[t]; r->name; r++) {
+			size_t d = edit_distance(name, r->name);
+			if (d < best_d) {
+				best_d = d;
+				best = r->name;
+			}
 		}
 	}
 	if (best) {
@@ -281,7 +285,7 @@ static void unknown_primary(const char *name)
 	}
 }
 
-static const char *peek(struct parser *p)
+static const char *peek(struct lf_parser *p)
 {
 	return p->pos < p->argc ? p->argv[p->pos] : NULL;
 }
@@ -291,7 +295,7 @@ static bool is(const char *tok, const char *a, const char *b)
 	return tok && (strcmp(tok, a) == 0 || (b && strcmp(tok, b) == 0));
 }
 
-static struct lf_expr *parse_expr(struct parser *p);
+static struct lf_expr *parse_expr(struct lf_parser *p);
 
 static struct lf_expr *binary(lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
 			      struct lf_expr *lhs, struct lf_expr *rhs)
@@ -308,49 +312,52 @@ static struct lf_expr *binary(lf_eval_fn *fn, enum lf_expr_kind kind, const char
 	return x;
 }
 
-static struct lf_expr *parse_primary(struct parser *p)
+static struct lf_expr *parse_primary(struct lf_parser *p)
 {
 	const char *tok = p->argv[p->pos];
-	const struct primary *prim = find_primary(tok);
+	const struct lf_primary *prim = find_primary(tok);
 	if (!prim) {
 		if (tok[0] == '-' && tok[1]) {
-			unknown_primary(tok);
+			unknown_primary(p, tok);
 		} else {
-			lf_diag("paths must precede expression: `%s'", tok);
+			error_here(p, "paths must precede expression: `%s'", tok);
 		}
 		return NULL;
 	}
-	if (p->argc - p->pos - 1 < prim->nargs) {
-		lf_diag("missing argument to `%s'", tok);
+	if (prim->nargs != LF_NARGS_VARIADIC && p->argc - p->pos - 1 < prim->nargs) {
+		error_here(p, "missing argument to `%s'", tok);
 		return NULL;
 	}
 	char **args = p->argv + p->pos + 1;
-	p->pos += 1 + prim->nargs;
-	if (prim->kind == PRIM_OPTION && p->seen_non_option && p->cmd->warn) {
+	p->prim_pos = p->pos;
+	p->consumed = prim->nargs == LF_NARGS_VARIADIC ? 0 : prim->nargs;
+	if (prim->kind == LF_PRIM_OPTION && p->seen_non_option && p->cmd->warn) {
 		lf_diag_warn("you have specified the global option %s after the argument %s, but global "
 			     "options are not positional, i.e., %s affects tests specified before it as well "
 			     "as those specified after it.  Please specify global options before other "
 			     "arguments.",
-			     tok, p->argv[p->pos - 2 - prim->nargs], tok);
+			     tok, p->argv[p->pos - 1], tok);
 	}
-	if (prim->kind == PRIM_TEST || prim->kind == PRIM_ACTION || prim->kind == PRIM_ACTION_PRINTS) {
+	if (prim->kind == LF_PRIM_TEST || prim->kind == LF_PRIM_ACTION || prim->kind == LF_PRIM_ACTION_PRINTS) {
 		p->seen_non_option = true;
 	}
-	return prim->parse(p, prim, args);
+	struct lf_expr *x = prim->parse(p, prim, args);
+	p->pos += 1 + p->consumed;
+	return x;
 }
 
-static struct lf_expr *parse_factor(struct parser *p)
+static struct lf_expr *parse_factor(struct lf_parser *p)
 {
 	const char *tok = peek(p);
 	if (!tok) {
-		lf_diag("invalid expression");
+		error_here(p, "invalid expression");
 		return NULL;
 	}
 	if (is(tok, "!", "-not")) {
 		p->pos++;
 		if (!peek(p) || is(peek(p), ")", NULL) || is(peek(p), "-o", "-or") || is(peek(p), "-a", "-and") ||
 		    is(peek(p), ",", NULL)) {
-			lf_diag("expected an expression after '%s'", tok);
+			error_here(p, "expected an expression after '%s'", tok);
 			return NULL;
 		}
 		struct lf_expr *sub = parse_factor(p);
@@ -359,7 +366,7 @@ static struct lf_expr *parse_factor(struct parser *p)
 	if (is(tok, "(", NULL)) {
 		p->pos++;
 		if (is(peek(p), ")", NULL)) {
-			lf_diag("invalid expression; empty parentheses are not allowed.");
+			error_here(p, "invalid expression; empty parentheses are not allowed.");
 			return NULL;
 		}
 		struct lf_expr *sub = parse_expr(p);
@@ -367,7 +374,7 @@ static struct lf_expr *parse_factor(struct parser *p)
 			return NULL;
 		}
 		if (!is(peek(p), ")", NULL)) {
-			lf_diag("invalid expression; I was expecting to find a ')' somewhere but did not see one.");
+			error_here(p, "invalid expression; I was expecting to find a ')' somewhere but did not see one.");
 			lf_expr_free(sub);
 			return NULL;
 		}
@@ -375,11 +382,11 @@ static struct lf_expr *parse_factor(struct parser *p)
 		return sub;
 	}
 	if (is(tok, "-a", "-and") || is(tok, "-o", "-or") || is(tok, ",", NULL)) {
-		lf_diag("invalid expression; you have used a binary operator '%s' with nothing before it.", tok);
+		error_here(p, "invalid expression; you have used a binary operator '%s' with nothing before it.", tok);
 		return NULL;
 	}
 	if (is(tok, ")", NULL)) {
-		lf_diag("invalid expression; you have too many ')'");
+		error_here(p, "invalid expression; you have too many ')'");
 		return NULL;
 	}
 	return parse_primary(p);
@@ -390,14 +397,14 @@ static bool starts_factor(const char *tok)
 	return tok && !is(tok, ")", NULL) && !is(tok, "-o", "-or") && !is(tok, ",", NULL);
 }
 
-static struct lf_expr *parse_term(struct parser *p)
+static struct lf_expr *parse_term(struct lf_parser *p)
 {
 	struct lf_expr *lhs = parse_factor(p);
 	while (lhs && starts_factor(peek(p))) {
 		if (is(peek(p), "-a", "-and")) {
 			p->pos++;
 			if (!starts_factor(peek(p)) || is(peek(p), "-a", "-and")) {
-				lf_diag("invalid expression");
+				error_here(p, "invalid expression");
 				lf_expr_free(lhs);
 				return NULL;
 			}
@@ -412,13 +419,13 @@ static struct lf_expr *parse_term(struct parser *p)
 	return lhs;
 }
 
-static struct lf_expr *parse_clause(struct parser *p)
+static struct lf_expr *parse_clause(struct lf_parser *p)
 {
 	struct lf_expr *lhs = parse_term(p);
 	while (lhs && is(peek(p), "-o", "-or")) {
 		p->pos++;
 		if (!starts_factor(peek(p)) || is(peek(p), "-a", "-and")) {
-			lf_diag("invalid expression");
+			error_here(p, "invalid expression");
 			lf_expr_free(lhs);
 			return NULL;
 		}
@@ -432,13 +439,13 @@ static struct lf_expr *parse_clause(struct parser *p)
 	return lhs;
 }
 
-static struct lf_expr *parse_expr(struct parser *p)
+static struct lf_expr *parse_expr(struct lf_parser *p)
 {
 	struct lf_expr *lhs = parse_clause(p);
 	while (lhs && is(peek(p), ",", NULL)) {
 		p->pos++;
 		if (!starts_factor(peek(p)) || is(peek(p), "-a", "-and")) {
-			lf_diag("invalid expression");
+			error_here(p, "invalid expression");
 			lf_expr_free(lhs);
 			return NULL;
 		}
@@ -470,7 +477,7 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 	cmd->opts = init;
 	cmd->warn = isatty(STDIN_FILENO);
 
-	struct parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd};
+	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd};
 
 	/* Long options of luafind itself, and find's leading options. */
 	for (; p.pos < argc; p.pos++) {
@@ -523,9 +530,9 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 		}
 		if (p.pos < argc) {
 			if (is(argv[p.pos], ")", NULL)) {
-				lf_diag("invalid expression; you have too many ')'");
+				error_here(&p, "invalid expression; you have too many ')'");
 			} else {
-				lf_diag("unexpected extra predicate '%s'", argv[p.pos]);
+				error_here(&p, "unexpected extra predicate '%s'", argv[p.pos]);
 			}
 			lf_expr_free(x);
 			return -1;
@@ -536,15 +543,15 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 		cmd->opts.symlinks = LF_COMFOLLOW;
 	}
 	if (cmd->delete && p.has_prune && !p.explicit_depth) {
-		lf_diag("The -delete action automatically turns on -depth, but -prune does nothing when "
+		error_here(&p, "The -delete action automatically turns on -depth, but -prune does nothing when "
 			"-depth is in effect.  If you want to carry on anyway, just explicitly use the -depth "
 			"option.");
 		lf_expr_free(x);
 		return -1;
 	}
 	if (!lf_expr_has_action(x)) {
-		static const struct primary print = {"-print", PRIM_ACTION, 0, parse_simple, lf_eval_print};
-		struct lf_expr *pr = new_node(&p, &print);
+		static const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false};
+		struct lf_expr *pr = lf_parse_node(&p, &print);
 		if (!pr) {
 			lf_expr_free(x);
 			return -1;

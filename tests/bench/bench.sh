@@ -58,7 +58,8 @@ Options:
 Trees live in \$LUAFIND_BENCH_DIR (default /dev/shm/luafind-bench) and are
 reused while their stamp files match; results (hyperfine JSON, strace
 outputs, tables.txt) go to \$LUAFIND_BENCH_DIR/results/DATE.  Every command's
-output goes to /dev/null.  A luafind that lacks a predicate is skipped for
+output goes to /dev/null; the "lines" column counts it once per command (fd
+omits the root, so its count is one lower).  A luafind that lacks a predicate is skipped for
 that query (detected with: luafind DIR PREDICATE -quit).
 
 Build luafind first:
@@ -198,7 +199,8 @@ print_environment() {
 	fi
 	echo "date:      $(date -Is)"
 	echo "machine:   $(uname -srm), $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "luafind:   $LUAFIND, source $rev"
+	echo "luafind:   $LUAFIND (built $(date -r "$LUAFIND" -Is)), checkout $rev"
+	# shellcheck disable=SC2185 # --version, not a path
 	echo "find:      $(find --version | head -n1)"
 	echo "bfs:       $(bfs --version | head -n1)"
 	echo "fd:        $(fdfind --version)"
@@ -302,7 +304,7 @@ tree_query() {
 # Title of a tree query.
 tree_title() {
 	case $1 in
-	list) echo "list all (500,002 entries)" ;;
+	list) echo "list all" ;;
 	name) echo "-name '*.c'" ;;
 	size) echo "-size +16k" ;;
 	esac

@@ -67,7 +67,7 @@ def read_strace(path):
 
 
 def strace_table(title, entries, dirs, pairs):
-    print(f"\n== syscalls: {title} ({entries} entries, {dirs} directories)")
+    print(f"\n== syscalls: {title}: {entries} entries, {dirs} directories")
     print(f"{'command':<12} {'total':>9} {'/entry':>7} {'stats':>8} "
           f"{'/entry':>7} {'openat/dir':>10} {'getdents/dir':>12} "
           f"{'close/dir':>9}  other (/entry)")

@@ -50,8 +50,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 	(cd "$trees" && LC_ALL=C run "$find" "$@") >"$work/f.out" 2>"$work/f.err"
 	frc=$?
 	sed -i 's/^[^:]*find: /luafind: /' "$work/f.err" "$work/l.err"
-	# Typo suggestions are luafind's own addition to find's messages.
-	sed -i '/^luafind: did you mean /d' "$work/l.err"
+	# Suggestions and the caret under the bad argument are luafind's own
+	# additions to find's messages.
+	sed -i -e '/^luafind: did you mean /d' -e '/^luafind:  /d' -e '/^ *\^~*$/d' "$work/l.err"
 
 	ok=yes
 	if ! sorted "$work/l.out" $nul | cmp -s - "$work/f.sorted" 2>/dev/null; then
