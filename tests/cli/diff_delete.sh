@@ -7,22 +7,16 @@
 # program, both run ARGS inside their copy's parent with LC_ALL=C, and their
 # outputs, messages, exit statuses and what is left of the tree must match.
 set -u
+. "$(dirname "$0")/lib.sh"
 
 luafind=${1:?usage: diff_delete.sh LUAFIND TREES CASES [--nodac]}
 trees=${2:?}
 cases=${3:?}
-nodac=${4:-}
+nodac=${4:---dac}
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
 work=$(mktemp -d)
 trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
 
-run() {
-	if [ "$nodac" = --nodac ]; then
-		capsh --drop=cap_dac_override,cap_dac_read_search -- -c 'exec "$0" "$@"' "$@"
-	else
-		"$@"
-	fi
-}
 
 one() { # one NAME PROGRAM TREE ARGS...
 	name=$1 prog=$2 tree=$3
@@ -32,9 +26,9 @@ one() { # one NAME PROGRAM TREE ARGS...
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -a "$trees/$tree" "$dir/"
-	(cd "$dir" && LC_ALL=C run "$prog" "$@") >"$work/$name.out" 2>"$work/$name.err"
+	(cd "$dir" && LC_ALL=C run_as "$nodac" "$prog" "$@") >"$work/$name.out" 2>"$work/$name.err"
 	echo $? >"$work/$name.rc"
-	sed -i 's/^[^:]*find: /luafind: /' "$work/$name.err"
+	normalize_err "$work/$name.err"
 	chmod -R u+rwx "$dir" 2>/dev/null
 	(cd "$dir" && /usr/bin/find . | sort) >"$work/$name.left"
 	sort -o "$work/$name.out" "$work/$name.out"

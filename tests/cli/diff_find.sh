@@ -10,23 +10,17 @@
 # name unified, and the exit statuses must be equal.  With --nodac both run
 # with the DAC capabilities dropped, so mode-000 directories stop even root.
 set -u
+. "$(dirname "$0")/lib.sh"
 
 luafind=${1:?usage: diff_find.sh LUAFIND TREES CASES [--nodac]}
 trees=${2:?}
 cases=${3:?}
-nodac=${4:-}
+nodac=${4:---dac}
 find=/usr/bin/find
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-run() {
-	if [ "$nodac" = --nodac ]; then
-		capsh --drop=cap_dac_override,cap_dac_read_search -- -c 'exec "$0" "$@"' "$@"
-	else
-		"$@"
-	fi
-}
 
 sorted() { # sorted FILE NUL?
 	if [ "$2" = yes ]; then
@@ -45,14 +39,11 @@ while IFS= read -r line || [ -n "$line" ]; do
 	nul=no
 	case " $line " in *" -print0 "* | *" -print0") nul=yes ;; esac
 
-	(cd "$trees" && LC_ALL=C run "$luafind" "$@") >"$work/l.out" 2>"$work/l.err"
+	(cd "$trees" && LC_ALL=C run_as "$nodac" "$luafind" "$@") >"$work/l.out" 2>"$work/l.err"
 	lrc=$?
-	(cd "$trees" && LC_ALL=C run "$find" "$@") >"$work/f.out" 2>"$work/f.err"
+	(cd "$trees" && LC_ALL=C run_as "$nodac" "$find" "$@") >"$work/f.out" 2>"$work/f.err"
 	frc=$?
-	sed -i 's/^[^:]*find: /luafind: /' "$work/f.err" "$work/l.err"
-	# Suggestions and the caret under the bad argument are luafind's own
-	# additions to find's messages.
-	sed -i -e '/^luafind: did you mean /d' -e '/^luafind:  /d' -e '/^ *\^~*$/d' "$work/l.err"
+	normalize_err "$work/f.err" "$work/l.err"
 
 	ok=yes
 	if ! sorted "$work/l.out" $nul | cmp -s - "$work/f.sorted" 2>/dev/null; then

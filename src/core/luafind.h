@@ -1,0 +1,53 @@
+/**
+ * luafind.h: the public C API of libluafind.
+ *
+ * libluafind is the traversal core of luafind(1): a pull iterator over file
+ * trees that reads directories with getdents64, takes types from d_type,
+ * stats lazily (at most once per entry and follow mode), works relative to
+ * directory fds at any depth with a bounded number of them, deletes with
+ * unlinkat, and counts its syscalls.  The walker API is in walk.h and the
+ * stat data in stat.h, both included here; see luafind(3).
+ *
+ * The library also holds the Lua binding: luaopen_luafind_core() opens the
+ * Lua module "luafind.core" (see luafind-lua(3)) in a host's own lua_State.
+ * libluafind is not linked against liblua: the host links Lua 5.4 itself
+ * (`pkg-config --libs luafind` adds it), so there is one Lua VM per process.
+ *
+ *	#include <lua.h>
+ *	#include <lauxlib.h>
+ *	#include <lualib.h>
+ *	#include <luafind.h>
+ *
+ *	lua_State *L = luaL_newstate();
+ *	luaL_openlibs(L);
+ *	luaL_requiref(L, "luafind.core", luaopen_luafind_core, 0);
+ *	lua_pop(L, 1);
+ *
+ * Build with `cc host.c $(pkg-config --cflags --libs luafind)`.
+ */
+#ifndef LUAFIND_H
+#define LUAFIND_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "stat.h"
+#include "walk.h"
+
+struct lua_State;
+
+/**
+ * Open the Lua module "luafind.core" in @L: push its table and return 1, as
+ * a lua_CFunction does.  Call it through luaL_requiref() (or
+ * package.preload) so that `require "luafind.core"` returns the same table
+ * and `require "luafind"` can load its pure-Lua part on top of it.
+ * Raises a Lua error on memory exhaustion.
+ */
+int luaopen_luafind_core(struct lua_State *L);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
