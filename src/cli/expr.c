@@ -4,6 +4,7 @@
 #include "expr.h"
 
 #include "diag.h"
+#include "parse.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -47,6 +48,22 @@ void lf_expr_finish(struct lf_expr *x, struct lf_eval *ev)
 bool lf_expr_has_action(const struct lf_expr *x)
 {
 	return x && (x->is_action || lf_expr_has_action(x->lhs) || lf_expr_has_action(x->rhs));
+}
+
+const struct lf_stat *lf_eval_stat(struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_entry_stat(ev->entry, LF_FOLLOW_WALK);
+	if (!st && ev->stat_err_seq != ev->seq) {
+		int err = errno;
+		ev->stat_err_seq = ev->seq;
+		if (!(err == ENOENT && ev->cmd->ignore_race && ev->entry->depth > 0)) {
+			lf_out_flush(ev->out);
+			lf_diag_path(ev->entry->path, ev->entry->pathlen, err);
+			ev->status = 1;
+		}
+		errno = err;
+	}
+	return st;
 }
 
 bool lf_eval_not(const struct lf_expr *x, struct lf_eval *ev)

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "output.h"
+#include "stat.h"
 #include "walk.h"
 
 struct lf_expr;
@@ -29,7 +30,16 @@ struct lf_eval {
 	int status; /**< becomes 1 when anything fails, as find's exit status */
 	bool quit;  /**< set by -quit: stop the walk after this entry */
 	bool stop;  /**< a fatal error (a -lua runtime error): stop at once */
+	unsigned long long seq;          /**< number of the current entry */
+	unsigned long long stat_err_seq; /**< entry whose stat error was reported */
 };
+
+/**
+ * The current entry's stat data as the walk follows links, or NULL after
+ * reporting the failure (once per entry; a vanished file is not reported
+ * under -ignore_readdir_race) and setting ev->status.
+ */
+const struct lf_stat *lf_eval_stat(struct lf_eval *ev);
 
 /** Evaluates a node for the current entry; returns its truth value. */
 typedef bool lf_eval_fn(const struct lf_expr *x, struct lf_eval *ev);

@@ -152,7 +152,11 @@ static int run(struct lf_cmdline *cmd)
 	int r;
 	while ((r = lf_walk_next(w, &e)) > 0) {
 		entries++;
+		ev.seq = entries;
 		if (e->visit == LF_VISIT_ERROR) {
+			if (e->error == ENOENT && cmd->ignore_race && e->depth > 0) {
+				continue;
+			}
 			lf_out_flush(&out);
 			report_error(e);
 			ev.status = 1;

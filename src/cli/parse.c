@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct lf_parser {
@@ -476,6 +477,9 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->opts = init;
 	cmd->warn = isatty(STDIN_FILENO);
+	clock_gettime(CLOCK_REALTIME, &cmd->start);
+	cmd->day_start = cmd->start;
+	cmd->day_start.tv_sec -= 86400;
 
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd};
 

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "expr.h"
 #include "walk.h"
@@ -26,6 +27,10 @@ struct lf_cmdline {
 	bool version; /**< --version was given */
 	bool warn;    /**< GNU's -warn/-nowarn (default: stdin is a terminal) */
 	bool delete;  /**< -delete appears: roots that resolve to / are refused */
+	bool ignore_race; /**< -ignore_readdir_race: vanished files are not errors */
+	struct timespec start;     /**< when the run started: find's "now" */
+	struct timespec day_start; /**< origin of -mtime & co (GNU's cur_day_start) */
+	bool full_days;            /**< -daystart was given */
 };
 
 /**

@@ -1,17 +1,704 @@
 /*
- * prim_tests.c: find's tests (-name, -type, ...): parse functions, evaluation
- * functions and their table.  Tests that need stat data ask the core for it
- * (lf_entry_stat, cached per entry) only when evaluation reaches them.
+ * prim_tests.c: find's tests: parse functions, evaluation functions and their
+ * table.  Tests that need stat data ask the core for it (lf_eval_stat, cached
+ * per entry) only when evaluation reaches them, and the table marks them so
+ * that the optimizer can evaluate cheap tests first.  Semantics, rounding and
+ * messages follow GNU find 4.9.
  */
+#define _GNU_SOURCE
 #include "diag.h"
+#include "dir.h"
 #include "expr.h"
 #include "parse.h"
 #include "primary.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#define DAYSECS 86400
+
+/* ---- numbers: N, +N, -N ----------------------------------------------- */
+
+/* Split a leading '+' or '-' off @s into *cmp (+1, -1, 0). */
+static const char *comparison(const char *s, int *cmp)
+{
+	*cmp = *s == '+' ? 1 : *s == '-' ? -1 : 0;
+	return *cmp ? s + 1 : s;
+}
+
+/* A decimal integer with an optional sign, as GNU's -links & co take it. */
+static bool parse_count(const char *s, int *cmp, long long *out)
+{
+	const char *d = comparison(s, cmp);
+	if (!isdigit((unsigned char)*d)) {
+		return false;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(d, &end, 10);
+	if (*end || errno || v > LLONG_MAX) {
+		return false;
+	}
+	*out = (long long)v;
+	return true;
+}
+
+static bool compare(long long value, int cmp, long long n)
+{
+	return cmp > 0 ? value > n : cmp < 0 ? value < n : value == n;
+}
+
+static struct lf_expr *parse_numeric(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	int cmp;
+	long long n;
+	if (!parse_count(args[0], &cmp, &n)) {
+		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+		return NULL;
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->cmp = cmp;
+		x->num = n;
+	}
+	return x;
+}
+
+static bool eval_links(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	return st && compare((long long)st->nlink, x->cmp, x->num);
+}
+
+static bool eval_inum(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	return st && compare((long long)st->ino, x->cmp, x->num);
+}
+
+static bool eval_uid(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	return st && compare(st->uid, x->cmp, x->num);
+}
+
+static bool eval_gid(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	return st && compare(st->gid, x->cmp, x->num);
+}
+
+/* ---- -size ------------------------------------------------------------ */
+
+static struct lf_expr *parse_size(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	int cmp;
+	const char *d = comparison(args[0], &cmp);
+	char *end;
+	errno = 0;
+	unsigned long long n = isdigit((unsigned char)*d) ? strtoull(d, &end, 10) : 0;
+	if (!isdigit((unsigned char)*d)) {
+		lf_parse_error(p, 1, "invalid -size type `%c'", *d ? *d : args[0][0]);
+		return NULL;
+	}
+	long long unit = 512;
+	if (*end) {
+		switch (*end) {
+		case 'b': unit = 512; break;
+		case 'c': unit = 1; break;
+		case 'w': unit = 2; break;
+		case 'k': unit = 1024; break;
+		case 'M': unit = 1024 * 1024; break;
+		case 'G': unit = 1024 * 1024 * 1024; break;
+		default:
+			lf_parse_error(p, 1, "invalid -size type `%c'", *end);
+			return NULL;
+		}
+		if (end[1]) {
+			lf_parse_error(p, 1, "invalid -size type `%c'", end[1]);
+			return NULL;
+		}
+	}
+	if (errno || n > LLONG_MAX) {
+		lf_parse_error(p, 1, "Invalid argument `%s' to -size", args[0]);
+		return NULL;
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->cmp = cmp;
+		x->num = (long long)n;
+		x->mask = (unsigned)unit;
+	}
+	return x;
+}
+
+/* Sizes round up to whole units, so -size -1M matches only empty files. */
+static bool eval_size(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	if (!st) {
+		return false;
+	}
+	long long unit = x->mask;
+	long long units = st->size / unit + (st->size % unit != 0);
+	return compare(units, x->cmp, x->num);
+}
+
+/* ---- times ------------------------------------------------------------ */
+
+enum which_time { T_ATIME, T_BTIME, T_CTIME, T_MTIME };
+
+static bool file_time(const struct lf_stat *st, int which, struct timespec *ts)
+{
+	switch (which) {
+	case T_ATIME: *ts = st->atime; return true;
+	case T_BTIME: *ts = st->btime; return st->has_btime;
+	case T_CTIME: *ts = st->ctime; return true;
+	default: *ts = st->mtime; return true;
+	}
+}
+
+static int ts_cmp(struct timespec a, struct timespec b)
+{
+	if (a.tv_sec != b.tv_sec) {
+		return a.tv_sec < b.tv_sec ? -1 : 1;
+	}
+	return a.tv_nsec < b.tv_nsec ? -1 : a.tv_nsec > b.tv_nsec;
+}
+
+static double ts_diff(struct timespec a, struct timespec b)
+{
+	return (double)(a.tv_sec - b.tv_sec) + 1e-9 * (double)(a.tv_nsec - b.tv_nsec);
+}
+
+/*
+ * GNU's get_relative_timestamp: the reference is ORIGIN - N units, and the
+ * sense of the comparison is inverted ("+N": older than the reference).
+ */
+static bool relative_time(const char *arg, struct timespec origin, double unit, bool day_fudge,
+			  struct lf_expr *x)
+{
+	int cmp;
+	const char *d = comparison(arg, &cmp);
+	char *end;
+	if (!*d || isspace((unsigned char)*d)) {
+		return false;
+	}
+	errno = 0;
+	double offset = strtod(d, &end);
+	if (*end || errno || !(offset >= 0.0) || offset > 1e15) {
+		return false;
+	}
+	if (day_fudge && cmp < 0) {
+		origin.tv_sec += DAYSECS - 1; /* GNU's end-of-day fudge for -N */
+	}
+	double total = offset * unit;
+	long long secs = (long long)total;
+	long nsec = (long)((total - (double)secs) * 1e9);
+	x->ref.tv_sec = origin.tv_sec - secs;
+	x->ref.tv_nsec = origin.tv_nsec - nsec;
+	if (x->ref.tv_nsec < 0) {
+		x->ref.tv_nsec += 1000000000L;
+		x->ref.tv_sec--;
+	}
+	x->cmp = -cmp;
+	return true;
+}
+
+/* GNU's pred_timewindow. */
+static bool time_window(struct timespec ts, const struct lf_expr *x, double window)
+{
+	if (x->cmp > 0) {
+		return ts_cmp(ts, x->ref) > 0;
+	}
+	if (x->cmp < 0) {
+		return ts_cmp(ts, x->ref) < 0;
+	}
+	double delta = ts_diff(ts, x->ref);
+	return delta > 0.0 && delta <= window;
+}
+
+static struct lf_expr *parse_xtime(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	const struct lf_cmdline *cmd = lf_parser_cmdline(p);
+	bool minutes = prim->name[2] == 'm' && prim->name[3] == 'i';
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (!x) {
+		return NULL;
+	}
+	struct timespec origin = cmd->day_start;
+	if (minutes) {
+		origin.tv_sec += DAYSECS; /* minutes count from "now" */
+	}
+	if (!relative_time(args[0], origin, minutes ? 60 : DAYSECS, !minutes, x)) {
+		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+		lf_expr_free(x);
+		return NULL;
+	}
+	x->mask = prim->name[1] == 'a' ? T_ATIME : prim->name[1] == 'c' ? T_CTIME : T_MTIME;
+	x->num = minutes ? 60 : DAYSECS;
+	return x;
+}
+
+static bool eval_xtime(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	struct timespec ts;
+	return st && file_time(st, (int)x->mask, &ts) && time_window(ts, x, (double)x->num);
+}
+
+/*
+ * -used N: last accessed N days after its status last changed, counted in
+ * started days as GNU find 4.9 does it (measured: a file read one hour after
+ * its change is -used 1, -used -1 and -used +0; read before it, never).
+ */
+static struct lf_expr *parse_used(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	int cmp;
+	const char *d = comparison(args[0], &cmp);
+	char *end;
+	errno = 0;
+	double days = *d ? strtod(d, &end) : -1;
+	if (!*d || *end || errno || !(days >= 0) || days > 1e12) {
+		lf_parse_error(p, 1, "Invalid argument %s to %s", args[0], prim->name);
+		return NULL;
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->cmp = cmp;
+		x->ref.tv_sec = (time_t)(days * DAYSECS);
+	}
+	return x;
+}
+
+static bool eval_used(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	if (!st) {
+		return false;
+	}
+	double d = ts_diff(st->atime, st->ctime);
+	double n = (double)x->ref.tv_sec;
+	if (d <= 0) {
+		return false;
+	}
+	if (x->cmp > 0) {
+		return d > n;
+	}
+	if (x->cmp < 0) {
+		return d < n;
+	}
+	return d > n - DAYSECS && d <= n;
+}
+
+static struct lf_expr *parse_daystart(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	struct lf_cmdline *cmd = lf_parser_cmdline(p);
+	if (!cmd->full_days) {
+		cmd->day_start.tv_sec += DAYSECS;
+		time_t t = cmd->day_start.tv_sec;
+		struct tm tm;
+		if (localtime_r(&t, &tm)) {
+			cmd->day_start.tv_sec -= tm.tm_sec + tm.tm_min * 60 + tm.tm_hour * 3600;
+		} else {
+			cmd->day_start.tv_sec -= cmd->day_start.tv_sec % DAYSECS;
+		}
+		cmd->day_start.tv_nsec = 0;
+		cmd->full_days = true;
+	}
+	return lf_parse_node(p, prim);
+}
+
+/* Stat a reference file named on the command line, following links as the
+ * walk follows its roots (-H, -L). */
+static bool stat_reference(struct lf_parser *p, const char *path, struct lf_stat *st)
+{
+	bool follow = lf_parser_cmdline(p)->opts.symlinks != LF_PHYSICAL;
+	if (lf_stat_at(AT_FDCWD, path, follow, st) != 0 &&
+	    !(follow && errno == ENOENT && lf_stat_at(AT_FDCWD, path, false, st) == 0)) {
+		lf_diag_path(path, strlen(path), errno);
+		return false;
+	}
+	return true;
+}
+
+/* The time field letter of -newerXY: a, B, c, m. */
+static int time_letter(char c)
+{
+	switch (c) {
+	case 'a': return T_ATIME;
+	case 'B': return T_BTIME;
+	case 'c': return T_CTIME;
+	case 'm': return T_MTIME;
+	default: return -1;
+	}
+}
+
+/*
+ * Dates for -newerXt: "@SECONDS[.FRACTION]", "YYYY-MM-DD", "YYYY-MM-DD
+ * HH:MM[:SS[.FRACTION]]" (also with a 'T'), local time unless followed by
+ * 'Z' or "UTC".  GNU accepts far more (parse_datetime); these are the forms
+ * scripts use.
+ */
+static bool parse_date(const char *s, struct timespec *out)
+{
+	char *end;
+	if (*s == '@') {
+		errno = 0;
+		double v = strtod(s + 1, &end);
+		if (*end || errno || end == s + 1) {
+			return false;
+		}
+		out->tv_sec = (time_t)v;
+		out->tv_nsec = (long)((v - (double)out->tv_sec) * 1e9);
+		if (out->tv_nsec < 0) {
+			out->tv_nsec += 1000000000L;
+			out->tv_sec--;
+		}
+		return true;
+	}
+	struct tm tm = {0};
+	int n = 0;
+	if (sscanf(s, "%4d-%2d-%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &n) != 3) {
+		return false;
+	}
+	const char *r = s + n;
+	double sec = 0;
+	if (*r == ' ' || *r == 'T') {
+		int m = 0;
+		if (sscanf(r + 1, "%2d:%2d%n", &tm.tm_hour, &tm.tm_min, &m) != 2) {
+			return false;
+		}
+		r += 1 + m;
+		if (*r == ':') {
+			sec = strtod(r + 1, &end);
+			if (end == r + 1) {
+				return false;
+			}
+			r = end;
+		}
+	}
+	bool utc = false;
+	if (strcmp(r, "Z") == 0 || strcmp(r, " UTC") == 0 || strcmp(r, "UTC") == 0) {
+		utc = true;
+	} else if (*r) {
+		return false;
+	}
+	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
+	    tm.tm_min > 59 || sec < 0 || sec >= 61) {
+		return false;
+	}
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	tm.tm_sec = (int)sec;
+	tm.tm_isdst = -1;
+	time_t t = utc ? timegm(&tm) : mktime(&tm);
+	if (t == (time_t)-1 && !(tm.tm_year == 69 && tm.tm_mon == 11 && tm.tm_mday == 31)) {
+		return false;
+	}
+	out->tv_sec = t;
+	out->tv_nsec = (long)((sec - (int)sec) * 1e9);
+	return true;
+}
+
+/* -newer, -anewer, -cnewer, -newerXY: x->mask is the file's time field. */
+static struct lf_expr *parse_newer(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	int mine = T_MTIME, theirs = T_MTIME;
+	const char *n = prim->name;
+	if (strcmp(n, "-anewer") == 0) {
+		mine = T_ATIME;
+	} else if (strcmp(n, "-cnewer") == 0) {
+		mine = T_CTIME;
+	} else if (strncmp(n, "-newer", 6) == 0 && n[6]) {
+		mine = time_letter(n[6]);
+		theirs = n[7] == 't' ? 't' : time_letter(n[7]);
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (!x) {
+		return NULL;
+	}
+	x->mask = (unsigned)mine;
+	if (theirs == 't') {
+		if (!parse_date(args[0], &x->ref)) {
+			lf_parse_error(p, 1, "I cannot figure out how to interpret '%s' as a date or time", args[0]);
+			lf_expr_free(x);
+			return NULL;
+		}
+		return x;
+	}
+	struct lf_stat st;
+	if (!stat_reference(p, args[0], &st) || !file_time(&st, theirs, &x->ref)) {
+		if (theirs == T_BTIME && st.has_btime == false) {
+			lf_parse_error(p, 1, "'%s' has no birth time", args[0]);
+		}
+		lf_expr_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+static bool eval_newer(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	struct timespec ts;
+	return st && file_time(st, (int)x->mask, &ts) && ts_cmp(ts, x->ref) > 0;
+}
+
+/* ---- -perm ------------------------------------------------------------ */
+
+/*
+ * A chmod-style mode applied to 0 (GNU's mode_adjust with no umask), for a
+ * non-directory ([0]) and a directory ([1]), which differ only by 'X'.
+ */
+static bool symbolic_mode(const char *s, unsigned out[2])
+{
+	unsigned val[2] = {0, 0};
+	const char *c = s;
+	for (;;) {
+		unsigned who = 0;
+		for (; strchr("ugoa", *c) && *c; c++) {
+			who |= *c == 'u' ? 04700 : *c == 'g' ? 02070 : *c == 'o' ? 01007 : 07777;
+		}
+		if (!who) {
+			who = 07777;
+		}
+		if (!*c || !strchr("+-=", *c)) {
+			return false;
+		}
+		while (*c && strchr("+-=", *c)) {
+			char op = *c++;
+			for (int d = 0; d < 2; d++) {
+				unsigned bits = 0;
+				const char *q = c;
+				if (*q && strchr("ugo", *q)) {
+					unsigned from = val[d];
+					unsigned sh = *q == 'u' ? 6 : *q == 'g' ? 3 : 0;
+					unsigned perm = (from >> sh) & 7;
+					bits = perm << 6 | perm << 3 | perm;
+					q++;
+				} else {
+					for (; *q && strchr("rwxXst", *q); q++) {
+						switch (*q) {
+						case 'r': bits |= 0444; break;
+						case 'w': bits |= 0222; break;
+						case 'x': bits |= 0111; break;
+						case 'X': bits |= d ? 0111 : 0; break;
+						case 's': bits |= 06000; break;
+						case 't': bits |= 01000; break;
+						}
+					}
+				}
+				bits &= who;
+				if (op == '+') {
+					val[d] |= bits;
+				} else if (op == '-') {
+					val[d] &= ~bits;
+				} else {
+					val[d] = (val[d] & ~who) | bits;
+				}
+				if (d == 1) {
+					c = q;
+				}
+			}
+		}
+		if (*c == ',') {
+			c++;
+			continue;
+		}
+		if (*c) {
+			return false;
+		}
+		break;
+	}
+	out[0] = val[0];
+	out[1] = val[1];
+	return true;
+}
+
+static struct lf_expr *parse_perm(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	const char *s = args[0];
+	int kind = 0; /* 0 exact, -1 all of (-MODE), +1 any of (/MODE) */
+	if (*s == '-') {
+		kind = -1;
+		s++;
+	} else if (*s == '/') {
+		kind = 1;
+		s++;
+	}
+	unsigned mode[2];
+	if (*s >= '0' && *s <= '7') {
+		char *end;
+		unsigned long v = strtoul(s, &end, 8);
+		if (*end || v > 07777) {
+			lf_parse_error(p, 1, "invalid mode '%s'", args[0]);
+			return NULL;
+		}
+		mode[0] = mode[1] = (unsigned)v;
+	} else if (!symbolic_mode(s, mode)) {
+		lf_parse_error(p, 1, "invalid mode '%s'", args[0]);
+		return NULL;
+	}
+	if (kind > 0 && mode[0] == 0 && mode[1] == 0) {
+		/* GNU warns here whatever -warn says. */
+		lf_diag_warn("you have specified a mode pattern %s (which is equivalent to /000). The meaning "
+			     "of -perm /000 has now been changed to be consistent with -perm -000; that is, "
+			     "while it used to match no files, it now matches all files.",
+			     args[0]);
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->cmp = kind;
+		x->mask = mode[0];
+		x->num = mode[1];
+	}
+	return x;
+}
+
+static bool eval_perm(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	if (!st) {
+		return false;
+	}
+	unsigned want = S_ISDIR(st->mode) ? (unsigned)x->num : x->mask;
+	unsigned mode = st->mode & 07777;
+	if (x->cmp < 0) {
+		return (mode & want) == want;
+	}
+	if (x->cmp > 0) {
+		return want == 0 || (mode & want) != 0;
+	}
+	return mode == want;
+}
+
+/* ---- owners ----------------------------------------------------------- */
+
+static bool all_digits(const char *s)
+{
+	if (!*s) {
+		return false;
+	}
+	for (; *s; s++) {
+		if (!isdigit((unsigned char)*s)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+static struct lf_expr *parse_user(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	bool group = strcmp(prim->name, "-group") == 0;
+	long long id;
+	if (!*args[0]) {
+		lf_parse_error(p, 1, "The argument to %s should not be empty", prim->name);
+		return NULL;
+	}
+	if (group) {
+		struct group *g = getgrnam(args[0]);
+		id = g ? (long long)g->gr_gid : -1;
+	} else {
+		struct passwd *pw = getpwnam(args[0]);
+		id = pw ? (long long)pw->pw_uid : -1;
+	}
+	if (id < 0 && all_digits(args[0])) {
+		id = strtoll(args[0], NULL, 10);
+	}
+	if (id < 0 || id > UINT32_MAX) {
+		lf_parse_error(p, 1, group ? "'%s' is not the name of an existing group"
+					   : "'%s' is not the name of a known user",
+			       args[0]);
+		return NULL;
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->num = id;
+		x->cmp = 0;
+	}
+	return x;
+}
+
+/* Known ids, looked up once each: bit 0 looked up, bit 1 has a name. */
+struct id_cache {
+	unsigned char *known;
+	size_t cap;
+};
+
+static bool has_name(struct id_cache *c, uint32_t id, bool group)
+{
+	if (id < (1u << 20)) {
+		if (id >= c->cap) {
+			size_t cap = c->cap ? c->cap : 1024;
+			while (cap <= id) {
+				cap *= 2;
+			}
+			unsigned char *k = realloc(c->known, cap);
+			if (!k) {
+				return group ? getgrgid(id) != NULL : getpwuid(id) != NULL;
+			}
+			memset(k + c->cap, 0, cap - c->cap);
+			c->known = k;
+			c->cap = cap;
+		}
+		if (!(c->known[id] & 1)) {
+			bool named = group ? getgrgid(id) != NULL : getpwuid(id) != NULL;
+			c->known[id] = 1 | (named ? 2 : 0);
+		}
+		return c->known[id] & 2;
+	}
+	return group ? getgrgid(id) != NULL : getpwuid(id) != NULL;
+}
+
+static void free_id_cache(void *data)
+{
+	struct id_cache *c = data;
+	if (c) {
+		free(c->known);
+		free(c);
+	}
+}
+
+static struct lf_expr *parse_nouser(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->data = calloc(1, sizeof(struct id_cache));
+		x->destroy = free_id_cache;
+		if (!x->data) {
+			lf_diag("%s", strerror(errno));
+			lf_expr_free(x);
+			return NULL;
+		}
+	}
+	return x;
+}
+
+static bool eval_nouser(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	return st && !has_name(x->data, st->uid, false);
+}
+
+static bool eval_nogroup(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	return st && !has_name(x->data, st->gid, true);
+}
 
 /* ---- -name ------------------------------------------------------------ */
 
@@ -72,8 +759,291 @@ static struct lf_expr *parse_type(struct lf_parser *p, const struct lf_primary *
 	return x;
 }
 
+
+/* ---- names and paths -------------------------------------------------- */
+
+static struct lf_expr *parse_pattern(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->str = args[0];
+		x->mask = prim->name[1] == 'i' ? FNM_CASEFOLD : 0;
+	}
+	return x;
+}
+
+static bool eval_iname(const struct lf_expr *x, struct lf_eval *ev)
+{
+	char buf[4096];
+	return fnmatch(x->str, lf_expr_basename(ev->entry, buf, sizeof(buf)), FNM_CASEFOLD) == 0;
+}
+
+/* -path, -wholename: '*' matches '/' too, as in find. */
+static bool eval_path(const struct lf_expr *x, struct lf_eval *ev)
+{
+	return fnmatch(x->str, ev->entry->path, (int)x->mask) == 0;
+}
+
+/* -lname: a symbolic link whose target matches. */
+static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
+{
+	struct lf_entry *e = ev->entry;
+	if (e->type != LF_LNK) {
+		return false;
+	}
+	char target[PATH_MAX + 1];
+	ssize_t n = readlinkat(e->at_fd, e->at_name, target, sizeof(target) - 1);
+	if (n < 0) {
+		lf_out_flush(ev->out);
+		lf_diag_path(e->path, e->pathlen, errno);
+		ev->status = 1;
+		return false;
+	}
+	target[n] = '\0';
+	return fnmatch(x->str, target, (int)x->mask) == 0;
+}
+
+/* ---- -empty, -samefile, -xtype, access, -fstype ------------------------ */
+
+static bool eval_empty(const struct lf_expr *x, struct lf_eval *ev)
+{
+	(void)x;
+	struct lf_entry *e = ev->entry;
+	if (e->type == LF_DIR) {
+		bool follow = e->depth == 0 ? ev->cmd->opts.symlinks != LF_PHYSICAL
+					    : ev->cmd->opts.symlinks == LF_LOGICAL;
+		int fd = openat(e->at_fd, e->at_name,
+				O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
+		if (fd < 0) {
+			lf_out_flush(ev->out);
+			lf_diag_path(e->path, e->pathlen, errno);
+			ev->status = 1;
+			return false;
+		}
+		char buf[4096] __attribute__((aligned(8)));
+		bool empty = true;
+		ssize_t n;
+		while (empty && (n = lf_getdents(fd, buf, sizeof(buf))) > 0) {
+			for (ssize_t o = 0; o < n; o += ((struct lf_dirent *)(buf + o))->d_reclen) {
+				if (!lf_dir_is_dot(((struct lf_dirent *)(buf + o))->d_name)) {
+					empty = false;
+					break;
+				}
+			}
+		}
+		close(fd);
+		return empty;
+	}
+	if (e->type != LF_REG && e->type != LF_UNKNOWN) {
+		return false;
+	}
+	const struct lf_stat *st = lf_eval_stat(ev);
+	return st && S_ISREG(st->mode) && st->size == 0;
+}
+
+static struct lf_expr *parse_samefile(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	struct lf_stat st;
+	if (!stat_reference(p, args[0], &st)) {
+		return NULL;
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->num = (long long)st.ino;
+		x->ref.tv_sec = (time_t)st.dev;
+	}
+	return x;
+}
+
+static bool eval_samefile(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	return st && st->ino == (uint64_t)x->num && st->dev == (uint64_t)x->ref.tv_sec;
+}
+
+/* -xtype: the type as the walk does NOT see it (the target under -P, the
+ * link itself under -L); d_type answers whenever that is the same thing. */
+static bool eval_xtype(const struct lf_expr *x, struct lf_eval *ev)
+{
+	struct lf_entry *e = ev->entry;
+	bool followed = ev->cmd->opts.symlinks == LF_LOGICAL ||
+			(ev->cmd->opts.symlinks == LF_COMFOLLOW && e->depth == 0);
+	enum lf_type type = e->type;
+	if (!followed && type == LF_LNK) {
+		const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW);
+		type = st ? lf_type_from_mode(st->mode) : LF_LNK;
+	} else if (followed) {
+		const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
+		if (!st) {
+			return false;
+		}
+		type = lf_type_from_mode(st->mode);
+	}
+	return (x->mask >> type) & 1;
+}
+
+static bool eval_access(const struct lf_expr *x, struct lf_eval *ev)
+{
+	return faccessat(ev->entry->at_fd, ev->entry->at_name, (int)x->mask, 0) == 0;
+}
+
+/* Filesystem types by device, from /proc/self/mountinfo, read once. */
+struct fstypes {
+	size_t n;
+	struct {
+		uint64_t dev;
+		char type[32];
+	} *v;
+};
+
+static void free_fstypes(void *data)
+{
+	struct fstypes *t = data;
+	if (t) {
+		free(t->v);
+		free(t);
+	}
+}
+
+static struct fstypes *read_mountinfo(void)
+{
+	struct fstypes *t = calloc(1, sizeof(*t));
+	FILE *f = t ? fopen("/proc/self/mountinfo", "re") : NULL;
+	if (!f) {
+		return t;
+	}
+	char *line = NULL;
+	size_t cap = 0, alloc = 0;
+	while (getline(&line, &cap, f) > 0) {
+		unsigned maj, min;
+		char *sep = strstr(line, " - ");
+		if (!sep || sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2) {
+			continue;
+		}
+		if (t->n == alloc) {
+			alloc = alloc ? alloc * 2 : 32;
+			void *v = realloc(t->v, alloc * sizeof(*t->v));
+			if (!v) {
+				break;
+			}
+			t->v = v;
+		}
+		t->v[t->n].dev = makedev(maj, min);
+		if (sscanf(sep + 3, "%31s", t->v[t->n].type) == 1) {
+			t->n++;
+		}
+	}
+	free(line);
+	fclose(f);
+	return t;
+}
+
+static struct lf_expr *parse_fstype(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->str = args[0];
+		x->destroy = free_fstypes;
+	}
+	return x;
+}
+
+static bool eval_fstype(const struct lf_expr *x, struct lf_eval *ev)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	if (!st) {
+		return false;
+	}
+	struct lf_expr *mx = (struct lf_expr *)x; /* the table is filled on first use */
+	if (!mx->data) {
+		mx->data = read_mountinfo();
+	}
+	struct fstypes *t = mx->data;
+	/* The last mount of a device is the visible one. */
+	for (size_t i = t ? t->n : 0; i-- > 0;) {
+		if (t->v[i].dev == st->dev) {
+			return strcmp(t->v[i].type, x->str) == 0;
+		}
+	}
+	return false;
+}
+
+static struct lf_expr *parse_access(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->mask = prim->name[1] == 'r' ? R_OK : prim->name[1] == 'w' ? W_OK : X_OK;
+	}
+	return x;
+}
+
+static struct lf_expr *parse_race(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	lf_parser_cmdline(p)->ignore_race = prim->name[1] == 'i';
+	return lf_parse_node(p, prim);
+}
+
 const struct lf_primary lf_prims_tests[] = {
+	{"-amin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, true},
+	{"-anewer", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-atime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, true},
+	{"-cmin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, true},
+	{"-cnewer", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-ctime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, true},
+	{"-daystart", LF_PRIM_POSITIONAL, 0, parse_daystart, lf_eval_true, false},
+	{"-empty", LF_PRIM_TEST, 0, parse_pattern, eval_empty, true},
+	{"-executable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
+	{"-fstype", LF_PRIM_TEST, 1, parse_fstype, eval_fstype, true},
+	{"-gid", LF_PRIM_TEST, 1, parse_numeric, eval_gid, true},
+	{"-group", LF_PRIM_TEST, 1, parse_user, eval_gid, true},
+	{"-ignore_readdir_race", LF_PRIM_OPTION, 0, parse_race, lf_eval_true, false},
+	{"-ilname", LF_PRIM_TEST, 1, parse_pattern, eval_lname, false},
+	{"-iname", LF_PRIM_TEST, 1, parse_pattern, eval_iname, false},
+	{"-inum", LF_PRIM_TEST, 1, parse_numeric, eval_inum, true},
+	{"-ipath", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+	{"-iwholename", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+	{"-links", LF_PRIM_TEST, 1, parse_numeric, eval_links, true},
+	{"-lname", LF_PRIM_TEST, 1, parse_pattern, eval_lname, false},
+	{"-mmin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, true},
+	{"-mtime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, true},
 	{"-name", LF_PRIM_TEST, 1, parse_name, lf_eval_name, false},
+	{"-newer", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-neweraa", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-neweraB", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerac", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-neweram", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerat", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerBa", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerBB", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerBc", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerBm", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerBt", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerca", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newercB", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newercc", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newercm", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerct", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newerma", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newermB", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newermc", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newermm", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-newermt", LF_PRIM_TEST, 1, parse_newer, eval_newer, true},
+	{"-noignore_readdir_race", LF_PRIM_OPTION, 0, parse_race, lf_eval_true, false},
+	{"-nogroup", LF_PRIM_TEST, 0, parse_nouser, eval_nogroup, true},
+	{"-nouser", LF_PRIM_TEST, 0, parse_nouser, eval_nouser, true},
+	{"-path", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+	{"-perm", LF_PRIM_TEST, 1, parse_perm, eval_perm, true},
+	{"-readable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
+	{"-samefile", LF_PRIM_TEST, 1, parse_samefile, eval_samefile, true},
+	{"-size", LF_PRIM_TEST, 1, parse_size, eval_size, true},
 	{"-type", LF_PRIM_TEST, 1, parse_type, lf_eval_type, false},
+	{"-uid", LF_PRIM_TEST, 1, parse_numeric, eval_uid, true},
+	{"-used", LF_PRIM_TEST, 1, parse_used, eval_used, true},
+	{"-user", LF_PRIM_TEST, 1, parse_user, eval_uid, true},
+	{"-wholename", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+	{"-writable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
+	{"-xtype", LF_PRIM_TEST, 1, parse_type, eval_xtype, true},
 	{NULL, 0, 0, NULL, NULL, false},
 };

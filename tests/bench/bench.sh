@@ -220,7 +220,8 @@ add_cmd() {
 }
 
 # Run each command of the query once, counting its output lines into
-# $RESULTS/$1.lines; drop a command that fails (reported in the table).
+# $RESULTS/$1.lines; drop a command that fails (reported in the table and in
+# the exit status).
 check_cmds() {
 	local query=$1 i lines rc names=() cmds=()
 	: >"$RESULTS/$query.lines"
@@ -228,8 +229,9 @@ check_cmds() {
 		rc=0
 		lines=$(eval "${CMDS[i]}" 2>"$RESULTS/$query.${NAMES[i]}.err" | wc -l) || rc=$?
 		if ((rc != 0)); then
-			warn "$query: ${NAMES[i]} failed: $(head -n1 "$RESULTS/$query.${NAMES[i]}.err")"
-			printf '%s\tfailed: %s\n' "${NAMES[i]}" "${CMDS[i]}" >>"$RESULTS/$query.lines"
+			warn "$query: ${NAMES[i]} failed (exit $rc): $(head -c 200 "$RESULTS/$query.${NAMES[i]}.err")"
+			printf '%s\tfailed (exit %s): %s\n' "${NAMES[i]}" "$rc" "${CMDS[i]}" >>"$RESULTS/$query.lines"
+			FAILED+=("$query/${NAMES[i]}")
 			continue
 		fi
 		printf '%s\t%s\n' "${NAMES[i]}" "$lines" >>"$RESULTS/$query.lines"
@@ -395,7 +397,7 @@ main() {
 	echo "===== summary (also in $RESULTS/tables.txt)"
 	cat "$RESULTS/tables.txt"
 	if ((${#FAILED[@]})); then
-		die "failed queries: ${FAILED[*]}"
+		die "failed: ${FAILED[*]}"
 	fi
 }
 

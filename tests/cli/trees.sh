@@ -81,3 +81,45 @@ mkdir -p special/d
 mkfifo special/fifo
 echo x > special/file
 ln -s fifo special/fifo-link
+
+# attrs: sizes at unit boundaries, modes, hard links, owners without names,
+# times relative to now (far from the day boundaries the tests compare at)
+mkdir -p attrs/sizes attrs/modes attrs/times attrs/owners attrs/empty-dir attrs/full-dir
+touch attrs/full-dir/x
+for n in 0 1 511 512 513 1023 1024 1025 2047 2048 16384 16385 1048575 1048576 1048577; do
+	head -c "$n" /dev/zero > "attrs/sizes/s$n"
+done
+for m in 000 400 444 600 644 664 666 700 755 775 777 1777 2755 4755 6755 4000 2000 1000 111 222 333; do
+	: > "attrs/modes/m$m"
+	chmod "$m" "attrs/modes/m$m"
+done
+mkdir attrs/modes/dir711 attrs/modes/dir1777
+chmod 711 attrs/modes/dir711
+chmod 1777 attrs/modes/dir1777
+: > attrs/links1
+ln attrs/links1 attrs/links2
+ln attrs/links1 attrs/links3
+now=$(date +%s)
+for h in 1 5 23 25 47 49 71 73 200 1000; do
+	: > "attrs/times/h$h"
+	touch -m -d "@$((now - h * 3600 - 1800))" "attrs/times/h$h"
+	touch -a -d "@$((now - h * 3600 - 900))" "attrs/times/h$h"
+done
+for m in 2 10 59 61 119 121; do
+	: > "attrs/times/m$m"
+	touch -d "@$((now - m * 60 - 30))" "attrs/times/m$m"
+done
+touch -d "2001-02-03 04:05:06" attrs/times/old
+# read after their last change (-used): one hour, a day and a bit, three days
+for s in 3600 90000 250000; do
+	: > "attrs/times/read$s"
+	touch -a -d "@$((now + s))" "attrs/times/read$s"
+done
+: > attrs/owners/nobody
+: > attrs/owners/ghost
+if [ "$(id -u)" -eq 0 ]; then
+	chown 65534:65534 attrs/owners/nobody
+	chown 54321:54321 attrs/owners/ghost
+fi
+ln -s ../sizes/s0 attrs/owners/link-to-s0
+ln -s nowhere attrs/owners/dangling

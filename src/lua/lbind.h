@@ -1,0 +1,167 @@
+/*
+ * lbind.h: what the files of the Lua binding share (not installed).
+ *
+ * The binding is luafind.c (luaopen_luafind_core and the module functions),
+ * walk.c (the walker userdata and its iterator), entry.c (the entry
+ * userdata and its fields) and regex.c (regex and glob userdata).  lfcli.c,
+ * the glue the luafind executable calls, uses the same functions to show
+ * the CLI's own walker to a -lua expression.
+ *
+ * Everything here has hidden visibility: the module and libluafind.so
+ * export luaopen_luafind_core and nothing else from these files.  Names
+ * carry the lfb_ prefix because the static library exposes them to the
+ * host's linker all the same.
+ */
+#ifndef LF_LBIND_H
+#define LF_LBIND_H
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "walk.h"
+
+#define LFB_HIDDEN __attribute__((visibility("hidden")))
+
+/* Metatable names (registry keys). */
+#define LFB_WALK "luafind.Walk"
+#define LFB_ENTRY "luafind.Entry"
+#define LFB_REGEX "luafind.Regex"
+#define LFB_GLOB "luafind.Glob"
+
+/* What the iterator does with an LF_VISIT_ERROR entry (walk option "errors"). */
+enum lfb_errors {
+	LFB_ERR_YIELD = 0, /* return it, with e.error set */
+	LFB_ERR_SKIP,      /* drop it silently */
+	LFB_ERR_WARN,      /* print "luafind: PATH: MESSAGE" on stderr, drop it */
+	LFB_ERR_RAISE,     /* raise "PATH: MESSAGE" */
+};
+
+/* Counters of one module instance, for luafind.stats(). */
+struct lfb_state {
+	struct lf_counters total; /* of the walks already closed */
+	uint64_t entries;
+	struct lfb_walk *open;    /* the walks still open */
+};
+
+/*
+ * The walker userdata.  Its user values: LFB_UV_ENTRY0/1, the two entry
+ * userdata it hands out alternately; LFB_UV_ROOTS, a table pinning the root
+ * strings that roots[] points into; LFB_UV_STATE, the lfb_state userdata.
+ */
+struct lfb_walk {
+	struct lf_walk *w;     /* NULL once closed */
+	struct lf_entry *cur;  /* the entry handed out, NULL between steps */
+	unsigned gen;          /* bumped on every step and on close */
+	bool external;         /* wraps a walker owned by C (the CLI): never closed here */
+	int symlinks;          /* enum lf_symlinks, or -1 when unknown (external) */
+	enum lfb_errors errors;
+	struct lfb_state *st;  /* NULL for an external walker */
+	struct lfb_walk *prev, *next; /* in st->open while open */
+	struct lf_counters counters;  /* final values, once closed */
+	uint64_t entries;             /* entries handed out */
+	bool had_error;               /* final value, once closed */
+	size_t nroots;
+	const char *roots[];
+};
+
+enum {
+	LFB_UV_ENTRY0 = 1,
+	LFB_UV_ENTRY1,
+	LFB_UV_ROOTS,
+	LFB_UV_STATE,
+	LFB_WALK_NUV = LFB_UV_STATE,
+};
+
+/* The entry userdata: a view of its walker's current entry.  User value 1
+ * pins the walker. */
+struct lfb_entry {
+	struct lfb_walk *lw;
+	unsigned gen; /* the walker's gen when this view was handed out */
+};
+
+/* Field ids.  LFB_F_ENTRY is the entry itself, a -lua free variable only. */
+enum lfb_field {
+	LFB_F_ENTRY = 0,
+	LFB_F_NAME,
+	LFB_F_PATH,
+	LFB_F_DEPTH,
+	LFB_F_TYPE,
+	LFB_F_INO,
+	LFB_F_VISIT,
+	LFB_F_ERROR,
+	LFB_F_ROOT,
+	LFB_F_FIRST_STAT, /* the fields below need lf_entry_stat() */
+	LFB_F_SIZE = LFB_F_FIRST_STAT,
+	LFB_F_MODE,
+	LFB_F_PERM,
+	LFB_F_UID,
+	LFB_F_GID,
+	LFB_F_USER,
+	LFB_F_GROUP,
+	LFB_F_NLINK,
+	LFB_F_DEV,
+	LFB_F_RDEV,
+	LFB_F_BLOCKS,
+	LFB_F_BLKSIZE,
+	LFB_F_ATIME,
+	LFB_F_MTIME,
+	LFB_F_CTIME,
+	LFB_F_BTIME,
+	LFB_F_ATIME_NSEC,
+	LFB_F_MTIME_NSEC,
+	LFB_F_CTIME_NSEC,
+	LFB_F_BTIME_NSEC,
+	LFB_F_COUNT,
+};
+
+/* ---- luafind.c ---------------------------------------------------------- */
+
+/* Push fail, "PATH: strerror(err)", err; returns 3.  @err is a saved errno. */
+LFB_HIDDEN int lfb_fail(lua_State *L, const char *path, size_t len, int err);
+
+/* ---- walk.c ------------------------------------------------------------- */
+
+/* Add walk() to the module table on top (upvalue: the state at @state). */
+LFB_HIDDEN void lfb_open_walk(lua_State *L, int state);
+
+/*
+ * Push a walker userdata that wraps a walker owned by C, never closing it.
+ * The caller sets ->w and ->cur and bumps ->gen around each use.
+ */
+LFB_HIDDEN struct lfb_walk *lfb_walk_wrap(lua_State *L);
+
+/* Sum of the counters of every walk of @st, open or closed. */
+LFB_HIDDEN void lfb_state_totals(const struct lfb_state *st, struct lf_counters *c,
+				 uint64_t *entries);
+
+/* Push a table of counters. */
+LFB_HIDDEN void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entries);
+
+/* ---- entry.c ------------------------------------------------------------ */
+
+/* Create the entry metatable and the field tables (once per state). */
+LFB_HIDDEN void lfb_open_entry(lua_State *L);
+
+/*
+ * Push the entry view of the walker at @walk_idx for its current entry
+ * (lw->cur must be set), stamping it with the walker's generation.
+ */
+LFB_HIDDEN void lfb_push_entry(lua_State *L, int walk_idx);
+
+/* Push field @id of lw->cur (which must be set); returns 1. */
+LFB_HIDDEN int lfb_push_field(lua_State *L, struct lfb_walk *lw, int id);
+
+/* Push the table mapping each field name (and "e") to its id. */
+LFB_HIDDEN void lfb_push_field_ids(lua_State *L);
+
+/* Raise the stale-entry error. */
+LFB_HIDDEN int lfb_stale(lua_State *L);
+
+/* ---- regex.c ------------------------------------------------------------ */
+
+/* Add regex() and glob() to the module table on top. */
+LFB_HIDDEN void lfb_open_regex(lua_State *L);
+
+#endif

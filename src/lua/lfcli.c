@@ -1,0 +1,340 @@
+/*
+ * lfcli.c: the Lua side of the luafind executable: a state with the module
+ * preloaded, the --script runner (after lua.c's pmain/docall), and the -lua
+ * primary.
+ *
+ * A -lua expression is compiled once as `return (EXPR)` with its own _ENV:
+ * an empty table whose __index is a C closure that looks the name up in the
+ * field-id table first (one lua_rawget of an interned string), so reading
+ * `name` costs one C call and one string push, then in the helpers, then in
+ * the globals.  Evaluating it is one lua_pcall per entry; the entry is the
+ * CLI's own, borrowed through a walker userdata that is never closed here
+ * and whose generation is bumped around each call, so nothing outlives it.
+ */
+#define _GNU_SOURCE
+#include "lfcli.h"
+
+#include "lbind.h"
+#include "luafind.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lualib.h>
+
+#ifndef LUAFIND_INSTALL_LUADIR
+#define LUAFIND_INSTALL_LUADIR "/usr/local/share/lua/5.4"
+#endif
+
+struct lf_lua_pred {
+	lua_State *L;
+	int fn_ref;   /* the compiled chunk */
+	int walk_ref; /* the walker userdata wrapping the CLI's walker */
+	struct lfb_walk *lw;
+};
+
+/* Whether the running executable lives in the build tree it was built in. */
+static bool in_build_tree(void)
+{
+#if defined(LUAFIND_BUILD_BINDIR) && defined(LUAFIND_BUILD_LUADIR)
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t len = strlen(LUAFIND_BUILD_BINDIR);
+	if (n < 0) {
+		return false;
+	}
+	exe[n] = '\0';
+	return strncmp(exe, LUAFIND_BUILD_BINDIR, len) == 0 && exe[len] == '/';
+#else
+	return false;
+#endif
+}
+
+static int init_state(lua_State *L)
+{
+	luaL_openlibs(L);
+	luaL_requiref(L, "luafind.core", luaopen_luafind_core, 0);
+	lua_pop(L, 1);
+
+	lua_getglobal(L, "package");
+	int n = 0;
+#ifdef LUAFIND_BUILD_LUADIR
+	if (in_build_tree()) {
+		lua_pushliteral(L, LUAFIND_BUILD_LUADIR "/?.lua;" LUAFIND_BUILD_LUADIR "/?/init.lua;");
+		n++;
+	}
+#endif
+	lua_pushliteral(L, LUAFIND_INSTALL_LUADIR "/?.lua;" LUAFIND_INSTALL_LUADIR "/?/init.lua;");
+	lua_getfield(L, -2 - n, "path");
+	lua_concat(L, n + 2);
+	lua_setfield(L, -2, "path");
+	lua_pop(L, 1);
+	return 0;
+}
+
+struct lua_State *lf_lua_new(void)
+{
+	lua_State *L = luaL_newstate();
+	if (!L) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	lua_pushcfunction(L, init_state);
+	if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+		lua_close(L);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return L;
+}
+
+/* ---- --script ----------------------------------------------------------- */
+
+/* lua.c's message handler: the message with a traceback. */
+static int msghandler(lua_State *L)
+{
+	const char *msg = lua_tostring(L, 1);
+	if (!msg) {
+		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING) {
+			return 1;
+		}
+		msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+	}
+	luaL_traceback(L, L, msg, 1);
+	return 1;
+}
+
+struct script {
+	const char *file;
+	int argc;
+	char **argv;
+};
+
+/* Build `arg`, load the file, push the chunk and its arguments. */
+static int prepare_script(lua_State *L)
+{
+	const struct script *s = lua_touserdata(L, 1);
+	lua_settop(L, 0);
+	lua_createtable(L, s->argc, 1);
+	lua_pushstring(L, s->file);
+	lua_rawseti(L, -2, 0);
+	for (int i = 0; i < s->argc; i++) {
+		lua_pushstring(L, s->argv[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setglobal(L, "arg");
+	const char *name = strcmp(s->file, "-") == 0 ? NULL : s->file;
+	if (luaL_loadfile(L, name) != LUA_OK) {
+		return lua_error(L);
+	}
+	luaL_checkstack(L, s->argc, "too many arguments to script");
+	for (int i = 0; i < s->argc; i++) {
+		lua_pushstring(L, s->argv[i]);
+	}
+	return s->argc + 1;
+}
+
+static void report(lua_State *L)
+{
+	const char *msg = lua_tostring(L, -1);
+	fflush(stdout);
+	fprintf(stderr, "luafind: %s\n", msg ? msg : "(error object is not a string)");
+	fflush(stderr);
+	lua_pop(L, 1);
+}
+
+int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **argv)
+{
+	struct script s = {file, argc, argv};
+	int base = lua_gettop(L);
+	lua_pushcfunction(L, msghandler);
+	lua_pushcfunction(L, prepare_script);
+	lua_pushlightuserdata(L, &s);
+	if (lua_pcall(L, 1, LUA_MULTRET, 0) != LUA_OK) {
+		report(L);
+		lua_settop(L, base);
+		return 1;
+	}
+	int nargs = lua_gettop(L) - base - 2;
+	int status = lua_pcall(L, nargs, 0, base + 1);
+	if (status != LUA_OK) {
+		report(L);
+	}
+	lua_settop(L, base);
+	return status == LUA_OK ? 0 : 1;
+}
+
+/* ---- -lua --------------------------------------------------------------- */
+
+/* "-lua:1: message" -> "message": the expression is one line. */
+static const char *strip_chunkname(const char *msg)
+{
+	static const char prefix[] = "-lua:";
+	if (strncmp(msg, prefix, sizeof(prefix) - 1) == 0) {
+		const char *p = msg + sizeof(prefix) - 1;
+		while (*p >= '0' && *p <= '9') {
+			p++;
+		}
+		if (p[0] == ':' && p[1] == ' ') {
+			return p + 2;
+		}
+	}
+	return msg;
+}
+
+static const char *error_text(lua_State *L)
+{
+	const char *msg = lua_tostring(L, -1);
+	return msg ? strip_chunkname(msg) : "(error object is not a string)";
+}
+
+/*
+ * _ENV's __index.  Upvalues: 1 the field ids, 2 the helpers, 3 the globals,
+ * 4 the walker userdata.
+ */
+static int env_index(lua_State *L)
+{
+	lua_settop(L, 2);
+	lua_pushvalue(L, 2);
+	if (lua_rawget(L, lua_upvalueindex(1)) == LUA_TNUMBER) {
+		struct lfb_walk *lw = lua_touserdata(L, lua_upvalueindex(4));
+		if (!lw->cur) {
+			return lfb_stale(L);
+		}
+		int id = (int)lua_tointeger(L, -1);
+		if (id == LFB_F_ENTRY) {
+			lfb_push_entry(L, lua_upvalueindex(4));
+			return 1;
+		}
+		return lfb_push_field(L, lw, id);
+	}
+	lua_pushvalue(L, 2);
+	if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) {
+		return 1;
+	}
+	lua_pushvalue(L, 2);
+	lua_gettable(L, lua_upvalueindex(3));
+	return 1;
+}
+
+/* Helpers copied from the luafind module. */
+static const char *const helper_names[] = {
+	"KiB", "MiB", "GiB", "TiB", "minutes", "hours", "days", "weeks", "regex", "glob", NULL,
+};
+
+static int compile_protected(lua_State *L)
+{
+	struct lf_lua_pred *p = lua_touserdata(L, 1);
+	lua_settop(L, 2);
+
+	lua_getglobal(L, "require");
+	lua_pushliteral(L, "luafind");
+	lua_call(L, 1, 1);
+	int mod = lua_gettop(L);
+	lua_createtable(L, 0, 16);
+	int helpers = lua_gettop(L);
+	for (int i = 0; helper_names[i]; i++) {
+		lua_getfield(L, mod, helper_names[i]);
+		lua_setfield(L, helpers, helper_names[i]);
+	}
+	lua_pushinteger(L, (lua_Integer)time(NULL));
+	lua_setfield(L, helpers, "now");
+	lua_pushvalue(L, mod);
+	lua_setfield(L, helpers, "lf");
+
+	p->lw = lfb_walk_wrap(L);
+	int walk = lua_gettop(L);
+
+	lua_newtable(L); /* _ENV */
+	int env = lua_gettop(L);
+	lua_createtable(L, 0, 1);
+	lfb_push_field_ids(L);
+	lua_pushvalue(L, helpers);
+	lua_pushglobaltable(L);
+	lua_pushvalue(L, walk);
+	lua_pushcclosure(L, env_index, 4);
+	lua_setfield(L, -2, "__index");
+	lua_setmetatable(L, env);
+
+	/* A newline before ")" lets the expression end with a -- comment. */
+	lua_pushliteral(L, "return (");
+	lua_pushvalue(L, 2);
+	lua_pushliteral(L, "\n)");
+	lua_concat(L, 3);
+	size_t len;
+	const char *code = lua_tolstring(L, -1, &len);
+	if (luaL_loadbufferx(L, code, len, "=-lua", "t") != LUA_OK) {
+		return lua_error(L);
+	}
+	lua_pushvalue(L, env);
+	lua_setupvalue(L, -2, 1);
+	lua_pushvalue(L, walk);
+	p->walk_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	p->fn_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	return 0;
+}
+
+struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, char *errbuf,
+					size_t errlen)
+{
+	struct lf_lua_pred *p = malloc(sizeof(*p));
+	if (!p) {
+		snprintf(errbuf, errlen, "luafind: -lua: %s", strerror(errno));
+		return NULL;
+	}
+	p->L = L;
+	p->fn_ref = LUA_NOREF;
+	p->walk_ref = LUA_NOREF;
+	p->lw = NULL;
+	int base = lua_gettop(L);
+	lua_pushcfunction(L, compile_protected);
+	lua_pushlightuserdata(L, p);
+	lua_pushstring(L, expr);
+	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
+		snprintf(errbuf, errlen, "luafind: -lua: %s", error_text(L));
+		lua_settop(L, base);
+		lf_lua_pred_free(p);
+		return NULL;
+	}
+	lua_settop(L, base);
+	return p;
+}
+
+int lf_lua_pred_eval(struct lf_lua_pred *p, struct lf_walk *w, struct lf_entry *e, char *errbuf,
+		     size_t errlen)
+{
+	lua_State *L = p->L;
+	struct lfb_walk *lw = p->lw;
+	lw->w = w;
+	lw->cur = e;
+	lw->gen++;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, p->fn_ref);
+	int status = lua_pcall(L, 0, 1, 0);
+	lw->gen++;
+	lw->cur = NULL;
+	lw->w = NULL;
+	if (status != LUA_OK) {
+		snprintf(errbuf, errlen, "%.*s: %s", (int)(e->pathlen < INT_MAX ? e->pathlen : INT_MAX),
+			 e->path, error_text(L));
+		lua_pop(L, 1);
+		return -1;
+	}
+	int r = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return r;
+}
+
+void lf_lua_pred_free(struct lf_lua_pred *p)
+{
+	if (!p) {
+		return;
+	}
+	luaL_unref(p->L, LUA_REGISTRYINDEX, p->fn_ref);
+	luaL_unref(p->L, LUA_REGISTRYINDEX, p->walk_ref);
+	free(p);
+}

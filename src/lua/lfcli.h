@@ -1,0 +1,90 @@
+/**
+ * lfcli.h: what the luafind executable needs from Lua: a state with the
+ * module preloaded, the --script runner, and the -lua primary.
+ *
+ * Usage by the CLI:
+ *
+ *	lua_State *L = lf_lua_new();
+ *	char err[512];
+ *	struct lf_lua_pred *p = lf_lua_pred_compile(L, "size > 1*MiB", err, sizeof(err));
+ *	if (!p)
+ *		... print err, exit 1 before walking ...
+ *	while (lf_walk_next(w, &e) > 0) {
+ *		int r = lf_lua_pred_eval(p, w, e, err, sizeof(err));
+ *		if (r < 0)
+ *			... print err, stop the walk at once, exit 1 ...
+ *	}
+ *	lf_lua_pred_free(p);
+ *	lua_close(L);
+ *
+ * Only this library (lf_lua_cli) links liblua; it is linked into the
+ * executable, never into the luafind.core module.
+ */
+#ifndef LF_LFCLI_H
+#define LF_LFCLI_H
+
+#include <stddef.h>
+
+#include "walk.h"
+
+struct lua_State;
+
+/**
+ * Create a Lua state with the standard libraries, the C module preloaded as
+ * package.loaded["luafind.core"] (luaL_requiref with luaopen_luafind_core),
+ * and package.path extended so that `require "luafind"` finds
+ * lua/luafind/init.lua: first the source tree's lua/ directory when the
+ * executable runs from the build tree, then the installed directory
+ * (${datadir}/lua/5.4 for the configured prefix).
+ *
+ * @return the state (close it with lua_close()), or NULL with errno set
+ *         (ENOMEM)
+ */
+struct lua_State *lf_lua_new(void);
+
+/**
+ * Run the script @file ("-" for standard input) as lua.c does: the global
+ * `arg` holds arg[0] = @file and arg[1..@argc] = @argv, which are also the
+ * chunk's `...`.  It runs under lua_pcall with a traceback message handler.
+ * On an error, "luafind: FILE:LINE: message" and the traceback go to
+ * stderr.  A script calling os.exit() exits the process from there.
+ *
+ * @return 0, or 1 if the script could not be loaded or raised an error
+ */
+int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **argv);
+
+/** A compiled -lua expression. */
+struct lf_lua_pred;
+
+/**
+ * Compile the -lua expression @expr as `return (EXPR)` once.  Its free
+ * variables are, in this order: the current entry's fields (name, path,
+ * type, size, mtime... as in luafind-lua(3), each computed when read, so an
+ * expression that reads only name, type, path or depth costs no stat), `e`
+ * (the entry object, for its methods), the helpers (KiB MiB GiB TiB,
+ * minutes hours days weeks, now = the time at compilation, lf = the luafind
+ * module, regex, glob), then the globals.
+ *
+ * @param errbuf on failure, receives "luafind: -lua: MESSAGE"
+ * @return the predicate, or NULL (a syntax error, or the luafind module
+ *         could not be loaded)
+ */
+struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, char *errbuf,
+					size_t errlen);
+
+/**
+ * Evaluate @p for @e, the current entry of @w, which the caller owns: the
+ * predicate borrows them for the duration of the call only.  A reference to
+ * the entry kept by the expression raises if used afterwards.
+ *
+ * @param errbuf on a runtime error, receives "PATH: MESSAGE"
+ * @return 1 if the value is true, 0 if false or nil, -1 on a runtime error
+ *         (the caller must stop the walk: a failing query never goes on)
+ */
+int lf_lua_pred_eval(struct lf_lua_pred *p, struct lf_walk *w, struct lf_entry *e, char *errbuf,
+		     size_t errlen);
+
+/** Free @p (NULL is fine).  Its Lua state must still be open. */
+void lf_lua_pred_free(struct lf_lua_pred *p);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * luafind.c: luaopen_luafind_core, the only symbol the module exports, and
+ * the module-level functions (stats).  The walker, the entry and the regex
+ * userdata live in walk.c, entry.c and regex.c.
+ *
+ * The module is built as luafind/core.so for stock lua5.4 and linked into
+ * the luafind executable and libluafind; it is never linked against liblua,
+ * whose symbols come from the host (two Lua VMs in one process would
+ * corrupt each other silently).
+ */
+#include "lbind.h"
+#include "luafind.h"
+
+#include <string.h>
+
+#ifndef LUAFIND_VERSION
+#define LUAFIND_VERSION "unknown"
+#endif
+
+int lfb_fail(lua_State *L, const char *path, size_t len, int err)
+{
+	luaL_pushfail(L);
+	lua_pushlstring(L, path, len);
+	lua_pushfstring(L, ": %s", strerror(err));
+	lua_concat(L, 2);
+	lua_pushinteger(L, err);
+	return 3;
+}
+
+/* luafind.stats(): the counters of every walk of this module instance. */
+static int mod_stats(lua_State *L)
+{
+	const struct lfb_state *st = lua_touserdata(L, lua_upvalueindex(1));
+	struct lf_counters c;
+	uint64_t entries;
+	lfb_state_totals(st, &c, &entries);
+	lfb_push_counters(L, &c, entries);
+	return 1;
+}
+
+__attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
+{
+	luaL_checkversion(L);
+	lfb_open_entry(L);
+
+	lua_newtable(L); /* the module */
+	int mod = lua_gettop(L);
+	struct lfb_state *st = lua_newuserdatauv(L, sizeof(*st), 0);
+	memset(st, 0, sizeof(*st));
+	int state = lua_gettop(L);
+
+	lua_pushvalue(L, state);
+	lua_pushcclosure(L, mod_stats, 1);
+	lua_setfield(L, mod, "stats");
+	lua_pushvalue(L, mod);
+	lfb_open_walk(L, state);
+	lfb_open_regex(L);
+	lua_pop(L, 1);
+	lua_pushliteral(L, LUAFIND_VERSION);
+	lua_setfield(L, mod, "version");
+
+	lua_settop(L, mod);
+	return 1;
+}

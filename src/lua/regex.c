@@ -1,0 +1,394 @@
+/*
+ * regex.c: luafind.regex() and luafind.glob(), userdata over the core's
+ * regex (PCRE2 with JIT) and glob (fnmatch) facades.
+ *
+ * Compiled objects are cached per pattern and flags in a weak table, so an
+ * expression that builds the same regex for every entry (regex"%.c$" in a
+ * -lua predicate) compiles it once.  Objects are immutable from Lua, so
+ * sharing them is safe: the match data inside is only used during a call.
+ */
+#include "lbind.h"
+
+#include "glob.h"
+#include "regex.h"
+
+#include <errno.h>
+#include <string.h>
+
+struct lfb_regex {
+	struct lf_regex *re;
+};
+
+struct lfb_glob {
+	struct lf_glob *g;
+};
+
+/* Parse a flags string against @letters; each letter's flag is 1 << index. */
+static unsigned check_flags(lua_State *L, int arg, const char *letters)
+{
+	const char *s = luaL_optstring(L, arg, "");
+	unsigned flags = 0;
+	for (; *s; s++) {
+		const char *p = strchr(letters, *s);
+		if (!p) {
+			return (unsigned)luaL_argerror(L, arg,
+						       lua_pushfstring(L, "invalid flag '%c' (expected some of \"%s\")",
+								       *s, letters));
+		}
+		flags |= 1u << (p - letters);
+	}
+	return flags;
+}
+
+/*
+ * Look up (pattern at 1, flags) in the cache at upvalue 1; on a hit the
+ * object is pushed and 1 returned.  On a miss the cache's subtable for
+ * @flags is left on the stack and 0 returned.
+ */
+static int cache_get(lua_State *L, unsigned flags)
+{
+	if (lua_rawgeti(L, lua_upvalueindex(1), flags) == LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_newtable(L);
+		lua_pushliteral(L, "v");
+		lua_setfield(L, -2, "__mode");
+		lua_setmetatable(L, -2);
+		lua_pushvalue(L, -1);
+		lua_rawseti(L, lua_upvalueindex(1), flags);
+	}
+	lua_pushvalue(L, 1);
+	if (lua_rawget(L, -2) != LUA_TNIL) {
+		return 1;
+	}
+	lua_pop(L, 1);
+	return 0;
+}
+
+/* Store the object on top in the subtable below it, under the pattern. */
+static void cache_put(lua_State *L)
+{
+	lua_pushvalue(L, 1);
+	lua_pushvalue(L, -2);
+	lua_rawset(L, -4);
+}
+
+/* ---- regex -------------------------------------------------------------- */
+
+static struct lfb_regex *check_regex(lua_State *L)
+{
+	struct lfb_regex *r = luaL_checkudata(L, 1, LFB_REGEX);
+	if (!r->re) {
+		luaL_error(L, "luafind.regex: object is not compiled");
+	}
+	return r;
+}
+
+/*
+ * regex(pattern [, flags]) -> a compiled regex; raises on a bad pattern
+ * ("luafind.regex: MESSAGE at offset N").  flags: "i" caseless, "x"
+ * extended, "s" dot matches newline, "m" multiline, "u" UTF-8 (invalid
+ * sequences never match, never fail).
+ */
+static int mod_regex(lua_State *L)
+{
+	size_t len;
+	const char *pat = luaL_checklstring(L, 1, &len);
+	/* The letters in the order of enum lf_regex_flags. */
+	unsigned flags = check_flags(L, 2, "ixsmu");
+	if (cache_get(L, flags)) {
+		return 1;
+	}
+	struct lfb_regex *r = lua_newuserdatauv(L, sizeof(*r), 1);
+	r->re = NULL;
+	luaL_setmetatable(L, LFB_REGEX);
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1);
+
+	char msg[256];
+	size_t off = 0;
+	msg[0] = '\0';
+	r->re = lf_regex_compile(pat, len, flags, msg, sizeof(msg), &off);
+	if (!r->re) {
+		if (errno == EINVAL) {
+			return luaL_error(L, "luafind.regex: %s at offset %d", msg, (int)off);
+		}
+		return luaL_error(L, "luafind.regex: %s", strerror(errno));
+	}
+	cache_put(L);
+	return 1;
+}
+
+static int regex_gc(lua_State *L)
+{
+	struct lfb_regex *r = luaL_checkudata(L, 1, LFB_REGEX);
+	lf_regex_free(r->re);
+	r->re = NULL;
+	return 0;
+}
+
+static int regex_tostring(lua_State *L)
+{
+	luaL_checkudata(L, 1, LFB_REGEX);
+	lua_getiuservalue(L, 1, 1);
+	lua_pushfstring(L, "luafind.Regex: %s", lua_tostring(L, -1));
+	return 1;
+}
+
+/* string.find's rule for init: 1-based, negative from the end. */
+static size_t start_offset(lua_State *L, int arg, size_t len, bool *past_end)
+{
+	lua_Integer init = luaL_optinteger(L, arg, 1);
+	*past_end = false;
+	if (init > 0) {
+		if ((lua_Unsigned)init - 1 > len) {
+			*past_end = true;
+			return 0;
+		}
+		return (size_t)init - 1;
+	}
+	if (init == 0 || (lua_Unsigned)-init > len) {
+		return 0;
+	}
+	return len - (size_t)-init;
+}
+
+/* Run @r on @s from @start; raises on a matching failure. */
+static int exec(lua_State *L, struct lfb_regex *r, const char *s, size_t len, size_t start,
+		unsigned flags)
+{
+	int rc = lf_regex_exec(r->re, s, len, start, flags);
+	if (rc < 0) {
+		return luaL_error(L, "luafind.regex: %s", lf_regex_error(r->re));
+	}
+	return rc;
+}
+
+/* Push the captures of the last match (the whole match if there are none);
+ * a group that did not take part is false. */
+static int push_captures(lua_State *L, struct lfb_regex *r, const char *s, bool whole_if_none)
+{
+	const size_t *ov = lf_regex_ovector(r->re);
+	size_t n = lf_regex_groups(r->re);
+	if (n == 0) {
+		if (!whole_if_none) {
+			return 0;
+		}
+		lua_pushlstring(L, s + ov[0], ov[1] > ov[0] ? ov[1] - ov[0] : 0);
+		return 1;
+	}
+	luaL_checkstack(L, (int)n, "too many captures");
+	for (size_t i = 1; i <= n; i++) {
+		if (ov[2 * i] == LF_REGEX_UNSET) {
+			lua_pushboolean(L, 0);
+		} else {
+			size_t b = ov[2 * i], e = ov[2 * i + 1];
+			lua_pushlstring(L, s + b, e > b ? e - b : 0);
+		}
+	}
+	return (int)n;
+}
+
+/* re:match(s [, init]) -> the captures, or the whole match; fail if none */
+static int regex_match(lua_State *L)
+{
+	struct lfb_regex *r = check_regex(L);
+	size_t len;
+	const char *s = luaL_checklstring(L, 2, &len);
+	bool past;
+	size_t start = start_offset(L, 3, len, &past);
+	if (past || !exec(L, r, s, len, start, 0)) {
+		luaL_pushfail(L);
+		return 1;
+	}
+	return push_captures(L, r, s, true);
+}
+
+/* re:find(s [, init]) -> start, end, captures...; fail if none */
+static int regex_find(lua_State *L)
+{
+	struct lfb_regex *r = check_regex(L);
+	size_t len;
+	const char *s = luaL_checklstring(L, 2, &len);
+	bool past;
+	size_t start = start_offset(L, 3, len, &past);
+	if (past || !exec(L, r, s, len, start, 0)) {
+		luaL_pushfail(L);
+		return 1;
+	}
+	const size_t *ov = lf_regex_ovector(r->re);
+	lua_pushinteger(L, (lua_Integer)ov[0] + 1);
+	lua_pushinteger(L, (lua_Integer)(ov[1] > ov[0] ? ov[1] : ov[0]));
+	return 2 + push_captures(L, r, s, false);
+}
+
+/* re:test(s [, init]) -> whether it matches; creates no string */
+static int regex_test(lua_State *L)
+{
+	struct lfb_regex *r = check_regex(L);
+	size_t len;
+	const char *s = luaL_checklstring(L, 2, &len);
+	bool past;
+	size_t start = start_offset(L, 3, len, &past);
+	lua_pushboolean(L, !past && exec(L, r, s, len, start, 0));
+	return 1;
+}
+
+/*
+ * The gmatch iterator.  Upvalues: the regex, the subject, the next offset,
+ * the end of the last match (-1 before the first).  As in Lua 5.4, an empty
+ * match right where the previous match ended is not returned.
+ */
+static int gmatch_step(lua_State *L)
+{
+	struct lfb_regex *r = lua_touserdata(L, lua_upvalueindex(1));
+	size_t len;
+	const char *s = lua_tolstring(L, lua_upvalueindex(2), &len);
+	lua_Integer pos = lua_tointeger(L, lua_upvalueindex(3));
+	lua_Integer last = lua_tointeger(L, lua_upvalueindex(4));
+	if (!r->re || pos > (lua_Integer)len) {
+		return 0;
+	}
+	unsigned flags = pos == last ? LF_REGEX_NOTEMPTY_ATSTART : 0;
+	if (!exec(L, r, s, len, (size_t)pos, flags)) {
+		lua_pushinteger(L, (lua_Integer)len + 1);
+		lua_replace(L, lua_upvalueindex(3));
+		return 0;
+	}
+	const size_t *ov = lf_regex_ovector(r->re);
+	size_t end = ov[1] > ov[0] ? ov[1] : ov[0];
+	lua_pushinteger(L, (lua_Integer)end);
+	lua_replace(L, lua_upvalueindex(3));
+	lua_pushinteger(L, (lua_Integer)end);
+	lua_replace(L, lua_upvalueindex(4));
+	return push_captures(L, r, s, true);
+}
+
+/* re:gmatch(s [, init]) -> an iterator over the matches' captures */
+static int regex_gmatch(lua_State *L)
+{
+	check_regex(L);
+	size_t len;
+	luaL_checklstring(L, 2, &len);
+	bool past;
+	size_t start = start_offset(L, 3, len, &past);
+	lua_settop(L, 2);
+	lua_pushinteger(L, past ? (lua_Integer)len + 1 : (lua_Integer)start);
+	lua_pushinteger(L, -1);
+	lua_pushcclosure(L, gmatch_step, 4);
+	return 1;
+}
+
+static const luaL_Reg regex_meth[] = {
+	{"match", regex_match},
+	{"find", regex_find},
+	{"gmatch", regex_gmatch},
+	{"test", regex_test},
+	{NULL, NULL},
+};
+
+static const luaL_Reg regex_metameth[] = {
+	{"__index", NULL},
+	{"__gc", regex_gc},
+	{"__tostring", regex_tostring},
+	{NULL, NULL},
+};
+
+/* ---- glob --------------------------------------------------------------- */
+
+/*
+ * glob(pattern [, flags]) -> a compiled shell pattern, matched as find's
+ * -name does.  flags: "i" case-insensitive (-iname), "p" wildcards do not
+ * match "/", "." a leading "." must be matched explicitly, "e" backslash is
+ * an ordinary character.
+ */
+static int mod_glob(lua_State *L)
+{
+	size_t len;
+	const char *pat = luaL_checklstring(L, 1, &len);
+	if (strlen(pat) != len) {
+		return luaL_argerror(L, 1, "pattern contains a NUL byte");
+	}
+	/* The letters in the order of enum lf_glob_flags. */
+	unsigned flags = check_flags(L, 2, "ip.e");
+	if (cache_get(L, flags)) {
+		return 1;
+	}
+	struct lfb_glob *g = lua_newuserdatauv(L, sizeof(*g), 1);
+	g->g = NULL;
+	luaL_setmetatable(L, LFB_GLOB);
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1);
+	g->g = lf_glob_compile(pat, flags);
+	if (!g->g) {
+		return luaL_error(L, "luafind.glob: %s", strerror(errno));
+	}
+	cache_put(L);
+	return 1;
+}
+
+static int glob_gc(lua_State *L)
+{
+	struct lfb_glob *g = luaL_checkudata(L, 1, LFB_GLOB);
+	lf_glob_free(g->g);
+	g->g = NULL;
+	return 0;
+}
+
+/* g:match(name) -> whether name matches */
+static int glob_match(lua_State *L)
+{
+	struct lfb_glob *g = luaL_checkudata(L, 1, LFB_GLOB);
+	size_t len;
+	const char *s = luaL_checklstring(L, 2, &len);
+	if (!g->g) {
+		return luaL_error(L, "luafind.glob: object is not compiled");
+	}
+	lua_pushboolean(L, lf_glob_match(g->g, s, len));
+	return 1;
+}
+
+static int glob_tostring(lua_State *L)
+{
+	luaL_checkudata(L, 1, LFB_GLOB);
+	lua_getiuservalue(L, 1, 1);
+	lua_pushfstring(L, "luafind.Glob: %s", lua_tostring(L, -1));
+	return 1;
+}
+
+static const luaL_Reg glob_meth[] = {
+	{"match", glob_match},
+	{NULL, NULL},
+};
+
+static const luaL_Reg glob_metameth[] = {
+	{"__index", NULL},
+	{"__gc", glob_gc},
+	{"__tostring", glob_tostring},
+	{NULL, NULL},
+};
+
+/* ---- registration ------------------------------------------------------- */
+
+static void new_class(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *meth)
+{
+	if (luaL_newmetatable(L, name)) {
+		luaL_setfuncs(L, meta, 0);
+		lua_newtable(L);
+		luaL_setfuncs(L, meth, 0);
+		lua_setfield(L, -2, "__index");
+	}
+	lua_pop(L, 1);
+}
+
+void lfb_open_regex(lua_State *L)
+{
+	new_class(L, LFB_REGEX, regex_metameth, regex_meth);
+	new_class(L, LFB_GLOB, glob_metameth, glob_meth);
+	lua_newtable(L);
+	lua_pushcclosure(L, mod_regex, 1);
+	lua_setfield(L, -2, "regex");
+	lua_newtable(L);
+	lua_pushcclosure(L, mod_glob, 1);
+	lua_setfield(L, -2, "glob");
+}

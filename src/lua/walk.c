@@ -1,0 +1,459 @@
+/*
+ * walk.c: luafind.walk(), the walker userdata and its iterator.
+ *
+ *	for e in luafind.walk{".", maxdepth = 2} do ... end
+ *
+ * walk() returns the iterator, the walker, nil and the walker again, so the
+ * walker is the loop's to-be-closed value: a break, a return or an error
+ * closes it and every fd it holds.  __close and __gc share one idempotent
+ * close, as liolib's files do, and a walk that reaches its end is closed by
+ * the iterator at once.
+ *
+ * The walker hands out two entry userdata alternately, created with it, so
+ * walking allocates nothing per entry, and an entry kept from the previous
+ * step is stale (its generation is behind the walker's) and raises instead
+ * of silently describing the next file.
+ */
+#define _GNU_SOURCE
+#include "lbind.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+static void add_counters(struct lf_counters *to, const struct lf_counters *c)
+{
+	to->opens += c->opens;
+	to->reopens += c->reopens;
+	to->closes += c->closes;
+	to->getdents += c->getdents;
+	to->stats += c->stats;
+	to->stats_follow += c->stats_follow;
+	to->fd_stats += c->fd_stats;
+	to->unlinks += c->unlinks;
+}
+
+void lfb_state_totals(const struct lfb_state *st, struct lf_counters *c, uint64_t *entries)
+{
+	*c = st->total;
+	*entries = st->entries;
+	for (const struct lfb_walk *lw = st->open; lw; lw = lw->next) {
+		add_counters(c, lf_walk_counters(lw->w));
+		*entries += lw->entries;
+	}
+}
+
+void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entries)
+{
+	lua_createtable(L, 0, 9);
+	static const struct {
+		const char *name;
+		size_t off;
+	} fields[] = {
+		{"opens", offsetof(struct lf_counters, opens)},
+		{"reopens", offsetof(struct lf_counters, reopens)},
+		{"closes", offsetof(struct lf_counters, closes)},
+		{"getdents", offsetof(struct lf_counters, getdents)},
+		{"stats", offsetof(struct lf_counters, stats)},
+		{"stats_follow", offsetof(struct lf_counters, stats_follow)},
+		{"fd_stats", offsetof(struct lf_counters, fd_stats)},
+		{"unlinks", offsetof(struct lf_counters, unlinks)},
+	};
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		uint64_t v;
+		memcpy(&v, (const char *)c + fields[i].off, sizeof(v));
+		lua_pushinteger(L, (lua_Integer)v);
+		lua_setfield(L, -2, fields[i].name);
+	}
+	lua_pushinteger(L, (lua_Integer)entries);
+	lua_setfield(L, -2, "entries");
+}
+
+/* ---- closing ------------------------------------------------------------ */
+
+/* Close the core walker, keeping its counters; idempotent. */
+static void walk_close_core(struct lfb_walk *lw)
+{
+	lw->gen++;
+	lw->cur = NULL;
+	if (!lw->w || lw->external) {
+		return;
+	}
+	lw->counters = *lf_walk_counters(lw->w);
+	lw->had_error = lf_walk_had_error(lw->w);
+	if (lw->st) {
+		add_counters(&lw->st->total, &lw->counters);
+		lw->st->entries += lw->entries;
+		if (lw->prev) {
+			lw->prev->next = lw->next;
+		} else {
+			lw->st->open = lw->next;
+		}
+		if (lw->next) {
+			lw->next->prev = lw->prev;
+		}
+		lw->prev = lw->next = NULL;
+	}
+	lf_walk_close(lw->w);
+	lw->w = NULL;
+}
+
+static struct lfb_walk *check_walk(lua_State *L, int idx)
+{
+	return luaL_checkudata(L, idx, LFB_WALK);
+}
+
+/* __gc and __close */
+static int walk_gc(lua_State *L)
+{
+	walk_close_core(check_walk(L, 1));
+	return 0;
+}
+
+/* w:close() */
+static int walk_close(lua_State *L)
+{
+	walk_close_core(check_walk(L, 1));
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* ---- iteration ---------------------------------------------------------- */
+
+/*
+ * The iterator: walk_iter(w) returns the next entry, or nil at the end.
+ * Upvalue 1 is the walker metatable, compared directly: cheaper than
+ * luaL_checkudata's registry lookup on every step.
+ */
+static int walk_iter(lua_State *L)
+{
+	struct lfb_walk *lw = lua_touserdata(L, 1);
+	if (!lw || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1))) {
+		return luaL_typeerror(L, 1, LFB_WALK);
+	}
+	lua_settop(L, 1);
+	for (;;) {
+		lw->gen++;
+		lw->cur = NULL;
+		if (!lw->w) {
+			lua_pushnil(L);
+			return 1;
+		}
+		struct lf_entry *e;
+		int r = lf_walk_next(lw->w, &e);
+		if (r <= 0) {
+			int err = errno;
+			walk_close_core(lw);
+			if (r < 0) {
+				return luaL_error(L, "luafind.walk: %s", strerror(err));
+			}
+			lua_pushnil(L);
+			return 1;
+		}
+		if (e->visit == LF_VISIT_ERROR && lw->errors != LFB_ERR_YIELD) {
+			if (lw->errors == LFB_ERR_SKIP) {
+				continue;
+			}
+			if (lw->errors == LFB_ERR_WARN) {
+				fflush(stdout);
+				fprintf(stderr, "luafind: %s: %s\n", e->path, strerror(e->error));
+				continue;
+			}
+			lua_pushlstring(L, e->path, e->pathlen);
+			lua_pushfstring(L, ": %s", strerror(e->error));
+			lua_concat(L, 2);
+			return lua_error(L);
+		}
+		lw->entries++;
+		lw->cur = e;
+		lfb_push_entry(L, 1);
+		return 1;
+	}
+}
+
+/* w:prune(): do not descend into the current directory. */
+static int walk_prune(lua_State *L)
+{
+	struct lfb_walk *lw = check_walk(L, 1);
+	if (!lw->cur) {
+		return lfb_stale(L);
+	}
+	lf_walk_prune(lw->w);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* w:stats(): this walk's counters, also after it is closed. */
+static int walk_stats(lua_State *L)
+{
+	struct lfb_walk *lw = check_walk(L, 1);
+	lfb_push_counters(L, lw->w ? lf_walk_counters(lw->w) : &lw->counters, lw->entries);
+	return 1;
+}
+
+/* w:had_error(): whether an error entry was met (returned or not). */
+static int walk_had_error(lua_State *L)
+{
+	struct lfb_walk *lw = check_walk(L, 1);
+	lua_pushboolean(L, lw->w ? lf_walk_had_error(lw->w) : lw->had_error);
+	return 1;
+}
+
+static int walk_tostring(lua_State *L)
+{
+	struct lfb_walk *lw = check_walk(L, 1);
+	lua_pushfstring(L, "luafind.Walk (%s)", lw->w ? "open" : "closed");
+	return 1;
+}
+
+/* ---- walk{...} ---------------------------------------------------------- */
+
+struct walk_args {
+	struct lf_walk_opts opts;
+	enum lfb_errors errors;
+	size_t nroots;
+};
+
+static int opt_enum(lua_State *L, const char *opt, const char *const names[], const char *expected)
+{
+	if (lua_type(L, -1) == LUA_TSTRING) {
+		const char *v = lua_tostring(L, -1);
+		for (int i = 0; names[i]; i++) {
+			if (strcmp(names[i], v) == 0) {
+				return i;
+			}
+		}
+		return luaL_error(L, "luafind.walk: bad option '%s' (expected %s, got \"%s\")", opt,
+				  expected, v);
+	}
+	return luaL_error(L, "luafind.walk: bad option '%s' (expected %s, got %s)", opt, expected,
+			  luaL_typename(L, -1));
+}
+
+static int opt_depth(lua_State *L, const char *opt)
+{
+	int isint;
+	lua_Integer v = lua_tointegerx(L, -1, &isint);
+	if (!isint || lua_type(L, -1) != LUA_TNUMBER || v < 0 || v > INT32_MAX) {
+		return luaL_error(L, "luafind.walk: bad option '%s' (expected a non-negative integer, got %s)",
+				  opt, luaL_tolstring(L, -1, NULL));
+	}
+	return (int)v;
+}
+
+static bool opt_bool(lua_State *L, const char *opt)
+{
+	if (!lua_isboolean(L, -1)) {
+		return luaL_error(L, "luafind.walk: bad option '%s' (expected a boolean, got %s)", opt,
+				  luaL_typename(L, -1));
+	}
+	return lua_toboolean(L, -1);
+}
+
+/* Parse one option, its value on top and its name at -2. */
+static void parse_option(lua_State *L, struct walk_args *a, const char *opt)
+{
+	static const char *const follow[] = {"never", "roots", "always", NULL};
+	static const char *const order[] = {"pre", "post", "both", "breadth", NULL};
+	static const char *const errors[] = {"yield", "skip", "warn", "raise", NULL};
+
+	if (strcmp(opt, "maxdepth") == 0) {
+		a->opts.maxdepth = opt_depth(L, opt);
+	} else if (strcmp(opt, "mindepth") == 0) {
+		a->opts.mindepth = opt_depth(L, opt);
+	} else if (strcmp(opt, "follow") == 0) {
+		/* The indexes are LF_PHYSICAL, LF_COMFOLLOW, LF_LOGICAL. */
+		a->opts.symlinks = opt_enum(L, opt, follow, "\"never\", \"roots\" or \"always\"");
+	} else if (strcmp(opt, "order") == 0) {
+		/* The indexes are LF_ORDER_PRE, _POST, _BOTH, _BREADTH. */
+		a->opts.order = opt_enum(L, opt, order, "\"pre\", \"post\", \"both\" or \"breadth\"");
+	} else if (strcmp(opt, "errors") == 0) {
+		a->errors = opt_enum(L, opt, errors, "\"yield\", \"skip\", \"warn\" or \"raise\"");
+	} else if (strcmp(opt, "sort") == 0) {
+		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_SORT : a->opts.flags & ~LF_WALK_SORT;
+	} else if (strcmp(opt, "xdev") == 0) {
+		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_XDEV : a->opts.flags & ~LF_WALK_XDEV;
+	} else if (strcmp(opt, "max_fds") == 0) {
+		a->opts.max_fds = opt_depth(L, opt);
+	} else {
+		luaL_error(L, "luafind.walk: unknown option '%s'", opt);
+	}
+}
+
+static void check_root(lua_State *L, int idx, const char *what)
+{
+	size_t len;
+	if (lua_type(L, idx) != LUA_TSTRING) {
+		luaL_error(L, "luafind.walk: %s must be a string, got %s", what, luaL_typename(L, idx));
+	}
+	const char *s = lua_tolstring(L, idx, &len);
+	if (strlen(s) != len) {
+		luaL_error(L, "luafind.walk: %s contains a NUL byte", what);
+	}
+}
+
+/* Validate walk()'s argument; everything that can raise happens here, before
+ * any resource is taken. */
+static void parse_args(lua_State *L, struct walk_args *a)
+{
+	struct lf_walk_opts init = LF_WALK_OPTS_INIT;
+	a->opts = init;
+	a->errors = LFB_ERR_YIELD;
+	if (lua_gettop(L) > 1) {
+		luaL_error(L, "luafind.walk: expected one argument (a root or a table), got %d",
+			   lua_gettop(L));
+	}
+	if (lua_type(L, 1) == LUA_TSTRING) {
+		check_root(L, 1, "the root");
+		a->nroots = 1;
+		return;
+	}
+	if (lua_type(L, 1) != LUA_TTABLE) {
+		luaL_typeerror(L, 1, "string or table");
+	}
+	a->nroots = lua_rawlen(L, 1);
+	if (a->nroots == 0) {
+		luaL_error(L, "luafind.walk: no root given");
+	}
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		if (lua_type(L, -2) == LUA_TSTRING) {
+			parse_option(L, a, lua_tostring(L, -2));
+		} else {
+			lua_Integer i = lua_isinteger(L, -2) ? lua_tointeger(L, -2) : 0;
+			if (i < 1 || (size_t)i > a->nroots) {
+				lua_pushvalue(L, -2);
+				luaL_error(L, "luafind.walk: unexpected key %s in the argument table",
+					   luaL_tolstring(L, -1, NULL));
+			}
+			lua_pushfstring(L, "root %d", (int)i);
+			check_root(L, -2, lua_tostring(L, -1));
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+}
+
+/*
+ * walk(root) or walk{root..., option = value...}
+ * Returns the iterator, the walker, nil, the walker.
+ */
+static int mod_walk(lua_State *L)
+{
+	struct walk_args a;
+	parse_args(L, &a);
+	struct lfb_state *st = lua_touserdata(L, lua_upvalueindex(2));
+
+	/* A closed walker first, so that a memory error leaves nothing open. */
+	struct lfb_walk *lw = lua_newuserdatauv(L, sizeof(*lw) + a.nroots * sizeof(char *), LFB_WALK_NUV);
+	memset(lw, 0, sizeof(*lw));
+	lw->symlinks = a.opts.symlinks;
+	lw->errors = a.errors;
+	lw->st = st;
+	lw->nroots = a.nroots;
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_setmetatable(L, -2);
+	int walk = lua_gettop(L);
+
+	lua_createtable(L, (int)a.nroots, 0);
+	for (size_t i = 0; i < a.nroots; i++) {
+		if (lua_type(L, 1) == LUA_TSTRING) {
+			lua_pushvalue(L, 1);
+		} else {
+			lua_rawgeti(L, 1, (lua_Integer)i + 1);
+		}
+		lw->roots[i] = lua_tostring(L, -1);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setiuservalue(L, walk, LFB_UV_ROOTS);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_setiuservalue(L, walk, LFB_UV_STATE);
+	for (int i = LFB_UV_ENTRY0; i <= LFB_UV_ENTRY1; i++) {
+		struct lfb_entry *le = lua_newuserdatauv(L, sizeof(*le), 1);
+		le->lw = lw;
+		le->gen = 0;
+		luaL_setmetatable(L, LFB_ENTRY);
+		lua_pushvalue(L, walk);
+		lua_setiuservalue(L, -2, 1);
+		lua_setiuservalue(L, walk, i);
+	}
+
+	a.opts.roots = lw->roots;
+	a.opts.nroots = a.nroots;
+	lw->w = lf_walk_open(&a.opts);
+	if (!lw->w) {
+		return luaL_error(L, "luafind.walk: %s", strerror(errno));
+	}
+	lw->next = st->open;
+	if (st->open) {
+		st->open->prev = lw;
+	}
+	st->open = lw;
+
+	lua_pushvalue(L, lua_upvalueindex(3)); /* the iterator */
+	lua_pushvalue(L, walk);
+	lua_pushnil(L);
+	lua_pushvalue(L, walk);
+	return 4;
+}
+
+struct lfb_walk *lfb_walk_wrap(lua_State *L)
+{
+	struct lfb_walk *lw = lua_newuserdatauv(L, sizeof(*lw), LFB_WALK_NUV);
+	memset(lw, 0, sizeof(*lw));
+	lw->external = true;
+	lw->symlinks = -1;
+	luaL_setmetatable(L, LFB_WALK);
+	int walk = lua_gettop(L);
+	for (int i = LFB_UV_ENTRY0; i <= LFB_UV_ENTRY1; i++) {
+		struct lfb_entry *le = lua_newuserdatauv(L, sizeof(*le), 1);
+		le->lw = lw;
+		le->gen = 0;
+		luaL_setmetatable(L, LFB_ENTRY);
+		lua_pushvalue(L, walk);
+		lua_setiuservalue(L, -2, 1);
+		lua_setiuservalue(L, walk, i);
+	}
+	return lw;
+}
+
+static const luaL_Reg walk_meth[] = {
+	{"close", walk_close},
+	{"prune", walk_prune},
+	{"stats", walk_stats},
+	{"had_error", walk_had_error},
+	{"next", NULL}, /* the iterator, set below */
+	{NULL, NULL},
+};
+
+static const luaL_Reg walk_metameth[] = {
+	{"__index", NULL}, /* the methods, set below */
+	{"__gc", walk_gc},
+	{"__close", walk_gc},
+	{"__tostring", walk_tostring},
+	{NULL, NULL},
+};
+
+void lfb_open_walk(lua_State *L, int state)
+{
+	int mod = lua_gettop(L);
+	luaL_newmetatable(L, LFB_WALK);
+	int mt = lua_gettop(L);
+	luaL_setfuncs(L, walk_metameth, 0);
+	luaL_newlibtable(L, walk_meth);
+	luaL_setfuncs(L, walk_meth, 0);
+	lua_pushvalue(L, mt);
+	lua_pushcclosure(L, walk_iter, 1);
+	int iter = lua_gettop(L);
+	lua_pushvalue(L, iter);
+	lua_setfield(L, -3, "next");
+	lua_pushvalue(L, -2);
+	lua_setfield(L, mt, "__index");
+
+	lua_pushvalue(L, mt);
+	lua_pushvalue(L, state);
+	lua_pushvalue(L, iter);
+	lua_pushcclosure(L, mod_walk, 3);
+	lua_setfield(L, mod, "walk");
+	lua_settop(L, mod);
+}
