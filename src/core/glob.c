@@ -7,7 +7,7 @@
  * wildcard), so they agree with fnmatch byte for byte.
  */
 #define _GNU_SOURCE
-#include "glob.h"
+#include "lf_glob.h"
 
 #include <errno.h>
 #include <fnmatch.h>

@@ -4,7 +4,7 @@
  * allocates.  The only file that includes pcre2.h.
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
-#include "regex.h"
+#include "lf_regex.h"
 
 #include <errno.h>
 #include <pcre2.h>

@@ -9,8 +9,8 @@
  */
 #include "lbind.h"
 
-#include "glob.h"
-#include "regex.h"
+#include "lf_glob.h"
+#include "lf_regex.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /**
- * glob.h: shell patterns matched the way find's -name does, with fnmatch(3).
+ * lf_glob.h (named so as not to hide the system <glob.h>): shell patterns matched the way find's -name does, with fnmatch(3).
  *
  * A pattern is analysed once: the shapes find queries use most ("*.c",
  * "Makefile", "core*", "*") are matched with a memcmp, everything else with
@@ -14,8 +14,8 @@
  *		...
  *	lf_glob_free(g);
  */
-#ifndef LF_GLOB_H
-#define LF_GLOB_H
+#ifndef LF_LF_GLOB_H
+#define LF_LF_GLOB_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /**
- * regex.h: the regular expression facade of the core (PCRE2, 8-bit, with JIT).
+ * lf_regex.h (named so as not to hide the system <regex.h>): the regular expression facade of the core (PCRE2, 8-bit, with JIT).
  *
  * Only regex.c includes pcre2.h: struct lf_regex is opaque.  A pattern is
  * compiled once, JIT-compiled when the platform allows, and owns one match
@@ -21,8 +21,8 @@
  *
  * A struct lf_regex is not thread-safe (the match data is shared).
  */
-#ifndef LF_REGEX_H
-#define LF_REGEX_H
+#ifndef LF_LF_REGEX_H
+#define LF_LF_REGEX_H
 
 #include <stddef.h>
 #include <stdint.h>
