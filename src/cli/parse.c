@@ -460,6 +460,58 @@ static struct lf_expr *parse_expr(struct lf_parser *p)
 	return lhs;
 }
 
+/* Whether @x may be reordered: no action, no -lua, nothing with effects. */
+static bool is_pure(const struct lf_expr *x)
+{
+	if (!x) {
+		return true;
+	}
+	if (x->kind == LF_EXPR_PRIMARY) {
+		return !x->is_action && x->eval != lf_eval_prune && x->eval != lf_eval_quit && !x->impure;
+	}
+	return is_pure(x->lhs) && is_pure(x->rhs);
+}
+
+static bool subtree_needs_stat(const struct lf_expr *x)
+{
+	return x && (x->needs_stat || subtree_needs_stat(x->lhs) || subtree_needs_stat(x->rhs));
+}
+
+/*
+ * GNU's -O1: in a chain of -a, evaluate tests that need no stat before tests
+ * that do, so that "-size +1M -name '*.c'" stats only the .c files.  Only
+ * neighbouring pure operands swap: an action, -prune or -lua stays where it
+ * is, and so does everything's order relative to it.
+ */
+static void optimize(struct lf_expr *x)
+{
+	if (!x) {
+		return;
+	}
+	optimize(x->lhs);
+	optimize(x->rhs);
+	if (x->kind != LF_EXPR_AND) {
+		return;
+	}
+	/*
+	 * x is L -a R, and -a chains lean left: ((a b) c) d.  Swap R with the
+	 * last operand of L when that is what cheapness asks, then let R bubble
+	 * further left through L.
+	 */
+	struct lf_expr *chain = x->lhs->kind == LF_EXPR_AND ? x->lhs : NULL;
+	struct lf_expr *last = chain ? chain->rhs : x->lhs;
+	if (is_pure(last) && is_pure(x->rhs) && subtree_needs_stat(last) && !subtree_needs_stat(x->rhs)) {
+		if (chain) {
+			chain->rhs = x->rhs;
+			x->rhs = last;
+			optimize(chain);
+		} else {
+			x->lhs = x->rhs;
+			x->rhs = last;
+		}
+	}
+}
+
 /* GNU's rule for where the paths end. */
 static bool looks_like_expression(const char *arg)
 {
@@ -565,6 +617,7 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 			return -1;
 		}
 	}
+	optimize(x);
 	cmd->expr = x;
 	cmd->opts.roots = cmd->roots;
 	cmd->opts.nroots = cmd->nroots;

@@ -31,6 +31,7 @@ struct lf_cmdline {
 	struct timespec start;     /**< when the run started: find's "now" */
 	struct timespec day_start; /**< origin of -mtime & co (GNU's cur_day_start) */
 	bool full_days;            /**< -daystart was given */
+	int regextype;             /**< -regextype in force (prim_tests.c) */
 };
 
 /**

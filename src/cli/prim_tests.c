@@ -11,6 +11,7 @@
 #include "expr.h"
 #include "parse.h"
 #include "primary.h"
+#include "lf_regex.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -803,6 +805,126 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
 	return fnmatch(x->str, target, (int)x->mask) == 0;
 }
 
+/* ---- -regex ----------------------------------------------------------- */
+
+enum { RE_PCRE2 = 0, RE_POSIX_EXTENDED, RE_POSIX_BASIC };
+
+static const struct {
+	const char *name;
+	int type;
+} regextypes[] = {
+	{"pcre2", RE_PCRE2},
+	{"posix-extended", RE_POSIX_EXTENDED},
+	{"posix-egrep", RE_POSIX_EXTENDED},
+	{"egrep", RE_POSIX_EXTENDED},
+	{"posix-awk", RE_POSIX_EXTENDED},
+	{"awk", RE_POSIX_EXTENDED},
+	{"gnu-awk", RE_POSIX_EXTENDED},
+	{"posix-basic", RE_POSIX_BASIC},
+	{"posix-minimal-basic", RE_POSIX_BASIC},
+	{"grep", RE_POSIX_BASIC},
+	{"sed", RE_POSIX_BASIC},
+	{"ed", RE_POSIX_BASIC},
+};
+
+static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	for (size_t i = 0; i < sizeof(regextypes) / sizeof(regextypes[0]); i++) {
+		if (strcmp(args[0], regextypes[i].name) == 0) {
+			lf_parser_cmdline(p)->regextype = regextypes[i].type;
+			return lf_parse_node(p, prim);
+		}
+	}
+	lf_parse_error(p, 1,
+		       "Unknown regular expression type '%s'; valid types are 'pcre2' (the default), "
+		       "'posix-extended' (also 'egrep', 'posix-egrep', 'awk', 'posix-awk', 'gnu-awk') and "
+		       "'posix-basic' (also 'posix-minimal-basic', 'grep', 'sed', 'ed'); Emacs syntax is "
+		       "not supported.",
+		       args[0]);
+	return NULL;
+}
+
+struct path_regex {
+	int type;
+	struct lf_regex *pcre;
+	regex_t posix;
+};
+
+static void free_path_regex(void *data)
+{
+	struct path_regex *r = data;
+	if (r) {
+		if (r->type == RE_PCRE2) {
+			lf_regex_free(r->pcre);
+		} else {
+			regfree(&r->posix);
+		}
+		free(r);
+	}
+}
+
+/* -regex, -iregex: the pattern must match the whole path. */
+static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	bool icase = prim->name[1] == 'i';
+	struct path_regex *r = calloc(1, sizeof(*r));
+	if (!r) {
+		lf_parse_error(p, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	r->type = lf_parser_cmdline(p)->regextype;
+	if (r->type == RE_PCRE2) {
+		/* Anchored at both ends, as find's -regex matches whole paths. */
+		size_t len = strlen(args[0]);
+		char *wrapped = malloc(len + 16);
+		char msg[256];
+		size_t off = 0;
+		if (wrapped) {
+			memcpy(wrapped, "\\A(?:", 5);
+			memcpy(wrapped + 5, args[0], len);
+			memcpy(wrapped + 5 + len, ")\\z", 3);
+			r->pcre = lf_regex_compile(wrapped, len + 8, icase ? LF_REGEX_CASELESS : 0, msg, sizeof(msg),
+						   &off);
+			free(wrapped);
+		}
+		if (!r->pcre) {
+			lf_parse_error(p, 1, "invalid regular expression '%s': %s at offset %zu", args[0],
+				       wrapped ? msg : strerror(errno), off < 5 ? 0 : off - 5 > len ? len : off - 5);
+			free(r);
+			return NULL;
+		}
+	} else {
+		int flags = (r->type == RE_POSIX_EXTENDED ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0);
+		int err = regcomp(&r->posix, args[0], flags);
+		if (err) {
+			char msg[256];
+			regerror(err, &r->posix, msg, sizeof(msg));
+			lf_parse_error(p, 1, "invalid regular expression '%s': %s", args[0], msg);
+			free(r);
+			return NULL;
+		}
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (!x) {
+		free_path_regex(r);
+		return NULL;
+	}
+	x->data = r;
+	x->destroy = free_path_regex;
+	return x;
+}
+
+static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
+{
+	struct path_regex *r = x->data;
+	const struct lf_entry *e = ev->entry;
+	if (r->type == RE_PCRE2) {
+		return lf_regex_exec(r->pcre, e->path, e->pathlen, 0, 0) == 1;
+	}
+	regmatch_t m;
+	return regexec(&r->posix, e->path, 1, &m, 0) == 0 && m.rm_so == 0 && (size_t)m.rm_eo == e->pathlen;
+}
+
 /* ---- -empty, -samefile, -xtype, access, -fstype ------------------------ */
 
 static bool eval_empty(const struct lf_expr *x, struct lf_eval *ev)
@@ -1003,6 +1125,7 @@ const struct lf_primary lf_prims_tests[] = {
 	{"-iname", LF_PRIM_TEST, 1, parse_pattern, eval_iname, false},
 	{"-inum", LF_PRIM_TEST, 1, parse_numeric, eval_inum, true},
 	{"-ipath", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+	{"-iregex", LF_PRIM_TEST, 1, parse_regex, eval_regex, false},
 	{"-iwholename", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
 	{"-links", LF_PRIM_TEST, 1, parse_numeric, eval_links, true},
 	{"-lname", LF_PRIM_TEST, 1, parse_pattern, eval_lname, false},
@@ -1036,6 +1159,8 @@ const struct lf_primary lf_prims_tests[] = {
 	{"-path", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
 	{"-perm", LF_PRIM_TEST, 1, parse_perm, eval_perm, true},
 	{"-readable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
+	{"-regex", LF_PRIM_TEST, 1, parse_regex, eval_regex, false},
+	{"-regextype", LF_PRIM_POSITIONAL, 1, parse_regextype, lf_eval_true, false},
 	{"-samefile", LF_PRIM_TEST, 1, parse_samefile, eval_samefile, true},
 	{"-size", LF_PRIM_TEST, 1, parse_size, eval_size, true},
 	{"-type", LF_PRIM_TEST, 1, parse_type, lf_eval_type, false},

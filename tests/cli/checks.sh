@@ -56,6 +56,18 @@ check_zero_stats() {
 		[ "$opens" -eq 101 ] || fail "$args: opens=$opens, expected 101"
 	done
 	echo "ok: 10,001 entries listed with one stat (the root)"
+	# Name and type tests need no stat; -size one per entry, -size after
+	# -name only one per name match (the cheap test runs first).
+	for args in "-name f1*" "-type d" "-type f -name *7" "-iname F1* -o -path */d1/*" "! -name x -print0"; do
+		# shellcheck disable=SC2086
+		n=$("$luafind" --stats "$t" $args 2>&1 >/dev/null | counter stats)
+		[ "$n" -eq 1 ] || fail "$args made $n stats, expected 1 (the root)"
+	done
+	n=$("$luafind" --stats "$t" -size +0 2>&1 >/dev/null | counter stats)
+	[ "$n" -eq 10001 ] || fail "-size made $n stats, expected 10001"
+	n=$("$luafind" --stats "$t" -size -1k -name 'f1' 2>&1 >/dev/null | counter stats)
+	[ "$n" -eq 101 ] || fail "-size -1k -name f1 made $n stats, expected 101 (reordered)"
+	echo "ok: -name/-type make no stat, -size one per entry, cheap tests first"
 	if command -v strace >/dev/null 2>&1; then
 		# The stat calls of walking 10,001 entries, minus those of walking
 		# an empty directory (the runtime's own), must be zero.
