@@ -24,6 +24,7 @@
 #include "expr.h"
 #include "output.h"
 #include "parse.h"
+#include "primary.h"
 #include "walk.h"
 
 #include <errno.h>
@@ -65,6 +66,7 @@ static int open_std_streams(void)
 static void usage(void)
 {
 	printf("Usage: %s [-H] [-L] [-P] [--stats] [PATH...] [EXPRESSION]\n"
+	       "       %s --script FILE [ARG...]\n"
 	       "\n"
 	       "Walk each PATH (default: .) and evaluate EXPRESSION for every file, as find(1).\n"
 	       "\n"
@@ -77,12 +79,20 @@ static void usage(void)
 	       "  --version  show the version\n"
 	       "\n"
 	       "Options: -depth -maxdepth N -mindepth N -xdev -mount -follow -noleaf -warn -nowarn\n"
+	       "         -daystart -regextype TYPE -ignore_readdir_race -noignore_readdir_race\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
-	       "Tests: -name PATTERN -type [bcdpfls] -true -false\n"
-	       "Actions: -delete -print -print0 -prune -quit\n"
+	       "Tests: -name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname\n"
+	       "       -type -xtype -perm -size -links -user -group -nouser -nogroup -uid -gid -inum\n"
+	       "       -samefile -empty -readable -writable -executable -fstype -true -false\n"
+	       "       -atime -ctime -mtime -amin -cmin -mmin -used -newer -anewer -cnewer -newerXY\n"
+	       "Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -delete\n"
+	       "         -exec -execdir -ok -okdir -prune -quit\n"
 	       "\n"
-	       "See luafind(1) for details.\n",
-	       lf_progname);
+	       "Lua: -lua 'EXPR' (a Lua expression over the entry's fields, e.g. size > 10*MiB)\n"
+	       "     --script FILE [ARG...] runs a Lua script with require \"luafind\" available\n"
+	       "\n"
+	       "See luafind(1) and luafind-lua(3) for details.\n",
+	       lf_progname, lf_progname);
 }
 
 static void report_error(const struct lf_entry *e)
@@ -202,6 +212,8 @@ int main(int argc, char **argv)
 		usage();
 	} else if (cmd.version) {
 		printf("luafind %s\n", LUAFIND_VERSION);
+	} else if (cmd.script) {
+		status = lf_cli_run_script(&cmd);
 	} else {
 		status = run(&cmd);
 	}

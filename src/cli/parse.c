@@ -544,6 +544,15 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 		} else if (strcmp(a, "--version") == 0 || strcmp(a, "-version") == 0) {
 			cmd->version = true;
 			return 0;
+		} else if (strcmp(a, "--script") == 0) {
+			if (p.pos + 1 >= argc) {
+				lf_diag("--script needs a file (or - for standard input)");
+				return -1;
+			}
+			cmd->script = argv[p.pos + 1];
+			cmd->script_argc = argc - p.pos - 2;
+			cmd->script_argv = argv + p.pos + 2;
+			return 0;
 		} else if (strcmp(a, "--stats") == 0) {
 			cmd->stats = true;
 		} else if (strcmp(a, "-P") == 0) {
@@ -627,6 +636,7 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 void lf_cmdline_free(struct lf_cmdline *cmd)
 {
 	lf_expr_free(cmd->expr);
+	lf_cli_close_lua(cmd);
 	free(cmd->roots);
 	cmd->expr = NULL;
 	cmd->roots = NULL;

@@ -14,6 +14,8 @@
 #include <time.h>
 
 #include "expr.h"
+
+struct lua_State;
 #include "walk.h"
 
 /** What the command line asks for. */
@@ -32,6 +34,10 @@ struct lf_cmdline {
 	struct timespec day_start; /**< origin of -mtime & co (GNU's cur_day_start) */
 	bool full_days;            /**< -daystart was given */
 	int regextype;             /**< -regextype in force (prim_tests.c) */
+	struct lua_State *lua;     /**< shared by -lua and --script, or NULL */
+	const char *script;        /**< --script FILE: run it instead of a walk */
+	int script_argc;           /**< the script's arguments */
+	char **script_argv;
 };
 
 /**

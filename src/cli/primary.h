@@ -83,4 +83,10 @@ void lf_parser_consume(struct lf_parser *p, int n);
 void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/** Run cmd->script in the CLI's Lua state; returns the exit status. */
+int lf_cli_run_script(struct lf_cmdline *cmd);
+
+/** Close the Lua state of -lua and --script, after the expression is freed. */
+void lf_cli_close_lua(struct lf_cmdline *cmd);
+
 #endif
