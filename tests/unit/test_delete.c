@@ -63,7 +63,7 @@ static char base[PATH_MAX];
 
 static void make_file(const char *rel)
 {
-	char p[PATH_MAX];
+	char p[2 * PATH_MAX + 2];
 	snprintf(p, sizeof(p), "%s/%s", base, rel);
 	FILE *f = fopen(p, "w");
 	assert_non_null(f);
@@ -73,14 +73,14 @@ static void make_file(const char *rel)
 
 static void make_dir(const char *rel)
 {
-	char p[PATH_MAX];
+	char p[2 * PATH_MAX + 2];
 	snprintf(p, sizeof(p), "%s/%s", base, rel);
 	assert_int_equal(mkdir(p, 0755), 0);
 }
 
 static bool exists(const char *rel)
 {
-	char p[PATH_MAX];
+	char p[2 * PATH_MAX + 2];
 	struct stat st;
 	snprintf(p, sizeof(p), "%s/%s", base, rel);
 	return lstat(p, &st) == 0;
