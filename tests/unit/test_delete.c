@@ -59,7 +59,7 @@ int __wrap_openat(int dirfd, const char *path, int flags, ...)
 	return __real_openat(dirfd, path, flags, mode);
 }
 
-static char base[PATH_MAX];
+static char base[256]; /* a mkdtemp() path: short */
 
 static void make_file(const char *rel)
 {
