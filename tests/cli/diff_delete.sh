@@ -49,12 +49,12 @@ while IFS= read -r line || [ -n "$line" ]; do
 	for part in out err rc left; do
 		if ! cmp -s "$work/l.$part" "$work/f.$part"; then
 			ok=no
-			echo "FAIL ($part): $line"
+			printf 'FAIL (%s): %s\n' "$part" "$line"
 			diff "$work/l.$part" "$work/f.$part" | head -10 | cut -c1-200 | sed 's/^/    /'
 		fi
 	done
 	if [ $ok = yes ]; then
-		echo "ok: $line"
+		printf 'ok: %s\n' "$line"
 	else
 		failures=$((failures + 1))
 	fi

@@ -51,7 +51,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 		sorted "$work/l.out" $nul >"$work/l.sorted"
 		if ! cmp -s "$work/l.sorted" "$work/f.sorted"; then
 			ok=no
-			echo "FAIL (stdout): $line"
+			printf 'FAIL (stdout): %s\n' "$line"
 			diff "$work/l.sorted" "$work/f.sorted" | head -20 | sed 's/^/    /'
 		fi
 	fi
@@ -59,7 +59,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	sort "$work/f.err" >"$work/f.serr"
 	if ! cmp -s "$work/l.serr" "$work/f.serr"; then
 		ok=no
-		echo "FAIL (stderr): $line"
+		printf 'FAIL (stderr): %s\n' "$line"
 		diff "$work/l.serr" "$work/f.serr" | head -20 | sed 's/^/    /'
 	fi
 	if [ $lrc -ne $frc ]; then
@@ -67,7 +67,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 		echo "FAIL (exit status luafind=$lrc find=$frc): $line"
 	fi
 	if [ $ok = yes ]; then
-		echo "ok: $line"
+		printf 'ok: %s\n' "$line"
 	else
 		failures=$((failures + 1))
 	fi
