@@ -191,7 +191,9 @@ static int run(struct lf_cmdline *cmd)
 	}
 	lf_walk_close(w);
 	if (lf_out_close(&out) != 0) {
-		lf_diag("write error: %s", strerror(out.err));
+		/* GNU find's two lines; we also stop at the first failed write. */
+		lf_diag("'standard output': %s", strerror(out.err));
+		lf_diag("write error");
 		ev.status = 1;
 	}
 	return ev.status;
