@@ -532,6 +532,12 @@ static bool same_dir(struct lf_walk *w, int fd, const struct lf_frame *f)
 	return false;
 }
 
+/* Where frame @i's own name starts in the path. */
+static size_t frame_nameoff(const struct lf_walk *w, size_t i)
+{
+	return i == 0 ? 0 : childoff(w, &w->frames[i - 1]);
+}
+
 /*
  * Make frame @i's fd usable again.  @src_fd, if open, is a directory
  * @src_depth deep below it on the same path, from which ".." leads back (as
@@ -596,7 +602,8 @@ static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
 	f->id_ino = w->pend.id_ino;
 	f->fd = fd;
 	f->depth = w->pend.depth;
-	f->flags = (need_post ? F_NEED_POST : 0) | (w->pend.have_id ? F_HAVE_ID : 0) | (pinned ? F_PINNED : 0);
+	f->flags = (need_post ? F_NEED_POST : 0) | (w->pend.have_id ? F_HAVE_ID : 0) | (pinned ? F_PINNED : 0) |
+		   (w->pend.via_link ? F_VIA_LINK : 0);
 	f->hnext = -1;
 	if (fd >= 0 && idx < w->evict_from) {
 		w->evict_from = idx;
@@ -725,6 +732,7 @@ static int visit_root(struct lf_walk *w)
 	w->pend_active = true;
 	w->pruned = false;
 	w->pend.root = true;
+	w->pend.via_link = false;
 	w->pend.pathlen = e->pathlen;
 	w->pend.ino = e->ino;
 	w->pend.depth = 0;
@@ -786,6 +794,7 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 		w->pend_active = true;
 		w->pruned = false;
 		w->pend.root = false;
+		w->pend.via_link = w->ent.raw_type == LF_LNK;
 		w->pend.pathlen = e->pathlen;
 		w->pend.ino = e->ino;
 		w->pend.depth = depth;
@@ -811,9 +820,10 @@ static int visit_post(struct lf_walk *w)
 			return 0;
 		}
 		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
+			int err = errno;
 			parent = &w->frames[t - 1];
 			parent->flags |= F_LOST;
-			error_entry(w, parent->pathlen, 0, parent->depth, errno);
+			error_entry(w, parent->pathlen, frame_nameoff(w, t - 1), parent->depth, err);
 			return 1;
 		}
 		f = &w->frames[t];
@@ -827,7 +837,8 @@ static int visit_post(struct lf_walk *w)
 
 	struct lf_entry *e = &w->ent.pub;
 	lf_walk_reset_entry(w);
-	w->ent.raw_type = LF_DIR;
+	/* A directory reached through a link (-L) is still a link on its own. */
+	w->ent.raw_type = (f->flags & F_VIA_LINK) ? LF_LNK : LF_DIR;
 	if (t == 0) {
 		w->ent.follow_walk = w->opts.symlinks != LF_PHYSICAL;
 		w->ent.raw_type = LF_UNKNOWN;
@@ -854,9 +865,10 @@ static int pop_frame(struct lf_walk *w)
 
 	if (t > 0 && !(w->frames[t - 1].flags & F_LOST) && peek_record(w, &w->frames[t - 1])) {
 		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
+			int err = errno;
 			struct lf_frame *parent = &w->frames[t - 1];
 			parent->flags |= F_LOST;
-			error_entry(w, parent->pathlen, 0, parent->depth, errno);
+			error_entry(w, parent->pathlen, frame_nameoff(w, t - 1), parent->depth, err);
 			ret = 1;
 		}
 		f = &w->frames[t];

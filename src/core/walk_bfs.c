@@ -36,6 +36,7 @@ struct bfs_state {
 	struct bnode *cur;                 /* the directory being visited */
 	size_t cur_off, end;               /* its records in the arena */
 	bool sorted;
+	size_t dirlen;                     /* length of its path */
 	size_t childoff;                   /* where its children's names go */
 	struct bnode **chain;              /* scratch for reopening */
 	size_t chaincap;
@@ -258,6 +259,9 @@ static int visit_record(struct lf_walk *w, struct lf_dirent *d)
 	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
 		return -1;
 	}
+	if (off > s->dirlen) {
+		w->path[s->dirlen] = '/'; /* an error entry may have ended the path there */
+	}
 	memcpy(w->path + off, d->d_name, namelen + 1);
 	struct lf_entry *e = &w->ent.pub;
 	lf_walk_reset_entry(w);
@@ -381,6 +385,7 @@ static int start_next_dir(struct lf_walk *w)
 	}
 	s->cur_off = start;
 	s->end = end;
+	s->dirlen = (size_t)len;
 	s->childoff = (size_t)len + (n->parent || w->path[len - 1] != '/');
 	w->path[len] = '/';
 	if (rerr != 0) {
@@ -389,12 +394,12 @@ static int start_next_dir(struct lf_walk *w)
 		w->path[len] = '\0';
 		e->path = w->path;
 		e->pathlen = (size_t)len;
-		e->nameoff = 0;
+		e->nameoff = (size_t)len - n->namelen;
 		e->depth = n->depth;
 		e->type = LF_DIR;
 		e->visit = LF_VISIT_ERROR;
 		e->at_fd = -1;
-		e->at_name = w->path;
+		e->at_name = w->path + e->nameoff;
 		e->error = err;
 		w->had_error = true;
 		return 1;

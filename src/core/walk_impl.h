@@ -19,6 +19,7 @@ enum {
 	F_POST_DONE = 1 << 3,
 	F_LOST = 1 << 4,      /* could not be reopened: leave the subtree alone */
 	F_PINNED = 1 << 5,    /* never evict (roots, the directory being read) */
+	F_VIA_LINK = 1 << 6,  /* reached by following a symbolic link (-L) */
 };
 
 /* The current entry, with its private stat cache. */
@@ -73,7 +74,7 @@ struct lf_walk {
 		size_t pathlen;
 		uint64_t ino, id_dev, id_ino;
 		int depth;
-		bool have_id, read_it, root;
+		bool have_id, read_it, root, via_link;
 	} pend;
 
 	struct bfs_state *bfs;

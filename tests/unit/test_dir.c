@@ -255,8 +255,16 @@ static void test_is_dot(void **state)
 	}
 }
 
-int main(void)
+/* Usage: PROGRAM [PATTERN [SKIP]]: run the tests matching PATTERN (cmocka
+ * wildcards), skipping those matching SKIP. */
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		cmocka_set_test_filter(argv[1]);
+	}
+	if (argc > 2) {
+		cmocka_set_skip_filter(argv[2]);
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_records, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty_dir, setup, teardown),

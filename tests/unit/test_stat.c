@@ -345,8 +345,16 @@ static void test_fallback_without_statx(void **state)
 	statx_enosys = false;
 }
 
-int main(void)
+/* Usage: PROGRAM [PATTERN [SKIP]]: run the tests matching PATTERN (cmocka
+ * wildcards), skipping those matching SKIP. */
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		cmocka_set_test_filter(argv[1]);
+	}
+	if (argc > 2) {
+		cmocka_set_skip_filter(argv[2]);
+	}
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_regular_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_directory, setup, teardown),

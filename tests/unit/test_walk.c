@@ -14,7 +14,10 @@
  *     walker believes), ENAMETOOLONG, and runs a "swap" callback when a given
  *     name is opened, to replace a directory underneath the walker;
  *   - __wrap_syscall can blank d_type in getdents64 records (DT_UNKNOWN), as
- *     some filesystems do.
+ *     some filesystems do, or fail getdents64 on one directory with EIO.
+ *
+ * Run as root, the unreadable-directory test forks a child that drops to
+ * uid/gid 65534 (nobody).  PROGRAM [PATTERN [SKIP]] runs a subset.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -142,6 +145,10 @@ long __wrap_syscall(long n, ...)
 
 /* ---- fixtures ------------------------------------------------------------- */
 
+static struct fdset fds_at_setup;
+static struct lf_walk *open_walker; /* closed by teardown if a test failed */
+static size_t entry_cap;            /* a walk returning more is a runaway (a missed loop) */
+
 static int setup(void **state)
 {
 	struct scratch *s = calloc(1, sizeof(*s));
@@ -150,6 +157,8 @@ static int setup(void **state)
 		return -1;
 	}
 	memset(&hook, 0, sizeof(hook));
+	fdset_snapshot(&fds_at_setup);
+	entry_cap = 200000;
 	*state = s;
 	return 0;
 }
@@ -158,6 +167,11 @@ static int teardown(void **state)
 {
 	struct scratch *s = *state;
 	memset(&hook, 0, sizeof(hook));
+	/* A failed assertion jumps out of a walk: do not let its fds skew
+	 * the next test's fd accounting. */
+	lf_walk_close(open_walker);
+	open_walker = NULL;
+	fdset_close_new(&fds_at_setup);
 	int r = scratch_leave(s);
 	free(s);
 	return r;
@@ -305,11 +319,16 @@ static void run_walk(const struct lf_walk_opts *o, struct result *r, walk_cb *cb
 	hook.peak = 0;
 	struct lf_walk *w = lf_walk_open(o);
 	assert_non_null(w);
+	open_walker = w;
 	struct lf_entry *e;
 	int ret;
 	while ((ret = lf_walk_next(w, &e)) > 0) {
 		verify_entry(o, e, kernel);
 		record(r, e);
+		if (r->n > entry_cap) {
+			print_error("more than %zu entries: a runaway walk (last: %.200s)\n", entry_cap, e->path);
+			fail();
+		}
 		if (cb) {
 			cb(w, e, arg);
 		}
@@ -321,6 +340,7 @@ static void run_walk(const struct lf_walk_opts *o, struct result *r, walk_cb *cb
 	r->c = *lf_walk_counters(w);
 	r->had_error = lf_walk_had_error(w);
 	assert_int_equal(r->had_error, r->errors > 0);
+	open_walker = NULL;
 	r->close_ret = lf_walk_close(w);
 	assert_int_equal(lowest_free_fd(), fd_before);
 }
@@ -1164,6 +1184,7 @@ static void check_loops(const struct result *r, const char *const *roots)
 static void test_logical(void **state)
 {
 	(void)state;
+	entry_cap = 1000;
 	mk_all(NULL, links_tree);
 	const char *roots[] = {"t"};
 	for (size_t k = 0; k < NORDERS; k++) {
@@ -1290,6 +1311,7 @@ static void test_logical_deep_loop(void **state)
 	}
 	strcat(path, "/up");
 	assert_int_equal(symlink(target, path), 0);
+	entry_cap = 5000;
 	const char *roots[] = {"t"};
 	for (size_t k = 0; k < NORDERS; k++) {
 		for (int few = 0; few < 2; few++) {
@@ -1505,6 +1527,7 @@ static void test_dtype_unknown(void **state)
 	sv_free(&made);
 
 	/* Under -L too, including loops and a broken link. */
+	entry_cap = 1000;
 	assert_int_equal(system("rm -rf t"), 0);
 	mk_all(NULL, links_tree);
 	const char *roots2[] = {"t/real", "t/lnk", "t/broken"};
@@ -1986,10 +2009,12 @@ static void test_close_midway(void **state)
 				int before = lowest_free_fd();
 				struct lf_walk *w = lf_walk_open(&o);
 				assert_non_null(w);
+				open_walker = w;
 				struct lf_entry *e;
 				for (int i = 0; i < stop; i++) {
 					assert_int_equal(lf_walk_next(w, &e), 1);
 				}
+				open_walker = NULL;
 				assert_int_equal(lf_walk_close(w), 0);
 				assert_int_equal(lowest_free_fd(), before);
 			}
@@ -2148,10 +2173,20 @@ static void make_swap_tree(void)
 	static const char *const tree[] = {
 		"t/", "t/a/", "t/a/b/", "t/a/x/", "t/a/y/", "t/a/y/f", "t/z/",
 		"out/", "out/EVIL", "out/evil/", "out/evil/EVIL", "out/evil/x/", "out/evil/x/EVIL",
-		"out/evil/b/", "out/evil/b/EVIL", NULL,
+		"out/evil/y/", "out/evil/y/EVIL", "out/evil/b/", "out/evil/b/EVIL", NULL,
 	};
 	mk_all(NULL, tree);
 	mk_chain(NULL, "t/a/b", 20, "c%02d", 1);
+	/* The impostor has the same names all the way down, so a walker that
+	 * trusted names alone would go on listing it. */
+	mk_chain(NULL, "out/evil/b", 20, "c%02d", 1);
+	char path[256] = "out/evil/b";
+	for (int i = 0; i < 20; i++) {
+		sprintf(path + strlen(path), "/c%02d", i);
+		char evil[300];
+		snprintf(evil, sizeof(evil), "%s/EVIL", path);
+		mk(NULL, evil);
+	}
 }
 
 static void swap_move_b_out(void)
@@ -2290,8 +2325,16 @@ static void test_swap_replaced(void **state)
 	}
 }
 
-int main(void)
+/* Usage: PROGRAM [PATTERN [SKIP]]: run the tests matching PATTERN (cmocka
+ * wildcards), skipping those matching SKIP. */
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		cmocka_set_test_filter(argv[1]);
+	}
+	if (argc > 2) {
+		cmocka_set_skip_filter(argv[2]);
+	}
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_every_entry_once),

@@ -3,9 +3,9 @@
  * directory per test (mkdtemp in setup, rm -rf in teardown), tree builders
  * that record what they create, and a small growable list of strings.
  *
- * Everything here is static inline, so a program need not use all of it.  Include it
- * after <cmocka.h>, since the builders fail the current test with cmocka's
- * assertions.
+ * Everything here is static inline, so a program need not use all of it.
+ * Include it after <cmocka.h>: the builders fail the current test with
+ * cmocka's assertions.
  */
 #ifndef LF_UNIT_UTIL_H
 #define LF_UNIT_UTIL_H
@@ -251,6 +251,70 @@ static inline void mk_chain(struct strvec *made, const char *base, int depth, co
 	}
 	free(path);
 	close(fd);
+}
+
+/* ---- file descriptors ------------------------------------------------------ */
+
+#include <dirent.h>
+
+/* Which fds are open: taken in setup, so teardown can close what a failed
+ * test left open and the next test starts with the same fds. */
+struct fdset {
+	unsigned char open[1024];
+};
+
+static inline void fdset_each(void (*fn)(int fd, void *arg), void *arg)
+{
+	DIR *d = opendir("/proc/self/fd");
+	if (!d) {
+		return;
+	}
+	int self = dirfd(d);
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		int fd = atoi(de->d_name);
+		if (de->d_name[0] != '.' && fd != self) {
+			fn(fd, arg);
+		}
+	}
+	closedir(d);
+}
+
+static inline void fdset_mark(int fd, void *arg)
+{
+	struct fdset *s = arg;
+	if (fd >= 0 && fd < (int)sizeof(s->open)) {
+		s->open[fd] = 1;
+	}
+}
+
+static inline void fdset_snapshot(struct fdset *s)
+{
+	memset(s, 0, sizeof(*s));
+	fdset_each(fdset_mark, s);
+}
+
+static inline void fdset_mark_new(int fd, void *arg)
+{
+	struct fdset *s = arg;
+	if (fd >= 0 && fd < (int)sizeof(s->open) && !s->open[fd]) {
+		s->open[fd] = 2;
+	}
+}
+
+/* Close every fd opened since @s was taken; returns how many. */
+static inline int fdset_close_new(const struct fdset *s)
+{
+	struct fdset now = *s;
+	fdset_each(fdset_mark_new, &now);
+	int n = 0;
+	for (int fd = 0; fd < (int)sizeof(now.open); fd++) {
+		if (now.open[fd] == 2) {
+			close(fd);
+			n++;
+		}
+	}
+	return n;
 }
 
 /* The lowest free file descriptor number. */
