@@ -15,6 +15,7 @@ REPO=$(cd "$SCRIPT_DIR/../.." && pwd)
 BENCH_DIR=${LUAFIND_BENCH_DIR:-/dev/shm/luafind-bench}
 TREE=$BENCH_DIR/tree
 CHAIN=$BENCH_DIR/chain
+WIDE=$BENCH_DIR/wide
 BIN=$BENCH_DIR/bin
 SEED=1
 CHAIN_DEPTH=1000000
@@ -23,6 +24,7 @@ LUAFIND=$REPO/build/release/luafind
 RUNS=10
 WARMUP=2
 CHAIN_RUNS=3
+DELETE_RUNS=5
 ROUNDS=1
 ONLY=""
 SYSCALLS=0
@@ -42,6 +44,12 @@ Queries (NAME for --only; a comma-separated list works too):
   chain   -mindepth $CHAIN_DEPTH on a $CHAIN_DEPTH-level chain (luafind, find,
           bfs), then peak RSS (/usr/bin/time -f %M), luafind also under
           ulimit -n 16
+  delete-tree   -delete and -name '*.o' -delete on fresh copies of the tree
+                (luafind, find, bfs; rm -rf for the whole tree), then the stat
+                calls strace counts for luafind -delete
+  delete-wide   -delete of a fresh wide tree (1,000 dirs, 100,000 files)
+  delete-chain  -delete of a fresh $CHAIN_DEPTH-level chain (luafind under
+                ulimit -n 32), then luafind's peak RSS
 
 Options:
   --luafind PATH  the binary to measure (default: build/release/luafind)
@@ -93,7 +101,7 @@ parse_args() {
 		shift
 	done
 	if ((quick)); then
-		RUNS=3 WARMUP=1 CHAIN_RUNS=2
+		RUNS=3 WARMUP=1 CHAIN_RUNS=2 DELETE_RUNS=2
 	fi
 	if [[ -n $runs ]]; then
 		[[ $runs =~ ^[1-9][0-9]*$ ]] || die "--runs: not a positive number: $runs"
@@ -103,7 +111,8 @@ parse_args() {
 	[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds: not a positive number: $ROUNDS"
 	local q
 	for q in ${ONLY//,/ }; do
-		[[ $q =~ ^(list|name|size|chain)$ ]] || die "--only: unknown query '$q' (list, name, size, chain)"
+		[[ $q =~ ^(list|name|size|chain|delete-tree|delete-wide|delete-chain)$ ]] ||
+			die "--only: unknown query '$q' (list, name, size, chain, delete-tree, delete-wide, delete-chain)"
 	done
 }
 
@@ -177,6 +186,16 @@ prepare_trees() {
 		local sum
 		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
 		ensure_built "$TREE" "mktree $sum -s $SEED" "$BIN/mktree" -s "$SEED" "$TREE"
+	fi
+	if wanted delete-tree && ! wanted list && ! wanted name && ! wanted size; then
+		local sum
+		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
+		ensure_built "$TREE" "mktree $sum -s $SEED" "$BIN/mktree" -s "$SEED" "$TREE"
+	fi
+	if wanted delete-wide; then
+		local sum
+		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
+		ensure_built "$WIDE" "mktree $sum wide" "$BIN/mktree" -s "$SEED" -d 1000 -f 100000 "$WIDE"
 	fi
 	if wanted chain; then
 		local sum
@@ -359,6 +378,65 @@ run_chain() {
 	done
 }
 
+# Deletion: each run deletes a fresh copy (made by hyperfine's --prepare, not
+# timed) of the ~500k-entry tree, a wide tree or a 1,000,000-level chain;
+# luafind -delete against GNU find -delete, bfs -delete and rm -rf.
+run_delete() {
+	local fresh=$BIN/fresh.sh copy=$BENCH_DIR/victim
+	cat >"$fresh" <<-SH
+		#!/bin/sh
+		# fresh.sh KIND: recreate $copy as a copy of a benchmark tree
+		set -e
+		rm -rf "$copy"
+		case \$1 in
+		tree) cp -a "$TREE" "$copy" ;;
+		wide) cp -a "$WIDE" "$copy" ;;
+		chain) "$BIN/mkchain" "$copy" "$CHAIN_DEPTH" ;;
+		esac
+	SH
+	chmod +x "$fresh"
+	local kind title pred tool runs
+	for kind in tree:all tree:o wide:all chain:all; do
+		pred=()
+		title="-delete"
+		[[ ${kind#*:} == o ]] && pred=(-name "'*.o'") && title="-name '*.o' -delete"
+		kind=${kind%%:*}
+		wanted "delete-$kind" || continue
+		runs=$DELETE_RUNS
+		local args=() json=$RESULTS/delete-$kind${pred:+-o}.json
+		for tool in luafind find bfs rm; do
+			local cmd
+			case $tool in
+			luafind) cmd="$LUAFIND $copy ${pred[*]} -delete" ;;
+			rm) ((${#pred[@]})) && continue; cmd="rm -rf $copy" ;;
+			*) cmd="$tool $copy ${pred[*]} -delete" ;;
+			esac
+			[[ $tool == luafind && $kind == chain ]] && cmd="sh -c 'ulimit -n 32 && exec $cmd'"
+			args+=(--command-name "$tool" --prepare "$fresh $kind" "$cmd")
+		done
+		echo
+		echo "### $title on a fresh copy of the $kind"
+		printf '%s\t-\n' luafind find bfs rm >"$RESULTS/delete-$kind.lines"
+		hyperfine --runs "$runs" --warmup 0 --output null --export-json "$json" "${args[@]}" ||
+			{ warn "delete-$kind: hyperfine failed"; FAILED+=("delete-$kind"); continue; }
+		python3 "$SCRIPT_DIR/report.py" times "$title, fresh $kind" find \
+			"$RESULTS/delete-$kind.lines" "$json" | tee -a "$RESULTS/tables.txt"
+	done
+	if wanted delete-chain; then
+		"$fresh" chain
+		printf '\n== peak RSS deleting the chain under ulimit -n 32: ' | tee -a "$RESULTS/tables.txt"
+		peak_rss 32 "$LUAFIND" "$copy" -delete | tee -a "$RESULTS/tables.txt"
+	fi
+	if wanted delete-tree && command -v strace >/dev/null; then
+		"$fresh" tree
+		strace -f -c -o "$RESULTS/strace.delete" "$LUAFIND" "$copy" -delete
+		printf '== stat calls of luafind -delete on the tree: %s\n' \
+			"$(awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$RESULTS/strace.delete")" |
+			tee -a "$RESULTS/tables.txt"
+	fi
+	rm -rf "$copy"
+}
+
 # Count syscalls of each tool on the tree queries with strace -f -c.
 run_syscalls() {
 	local entries dirs q i pairs
@@ -390,6 +468,7 @@ main() {
 	if wanted chain; then
 		run_chain
 	fi
+	run_delete
 	if ((SYSCALLS)) && { wanted list || wanted name || wanted size; }; then
 		run_syscalls
 	fi
