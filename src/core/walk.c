@@ -715,6 +715,10 @@ int lf_walk_stat_root(struct lf_walk *w)
 	e->type = lf_type_from_mode(st->mode);
 	e->ino = st->ino;
 	w->root_dev = st->dev;
+	if (!w->ent.follow_walk) {
+		/* The stat did not follow: it is the root's own type, as d_type. */
+		w->ent.raw_type = e->type;
+	}
 	return 0;
 }
 

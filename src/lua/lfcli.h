@@ -35,7 +35,8 @@ struct lua_State;
  * and package.path extended so that `require "luafind"` finds
  * lua/luafind/init.lua: first the source tree's lua/ directory when the
  * executable runs from the build tree, then the installed directory
- * (${datadir}/lua/5.4 for the configured prefix).
+ * (${datadir}/lua/5.4 for the configured prefix).  The collector runs in
+ * generational mode, which suits the many short-lived strings of a walk.
  *
  * @return the state (close it with lua_close()), or NULL with errno set
  *         (ENOMEM)
@@ -63,11 +64,11 @@ struct lf_lua_pred;
  * expression that reads only name, type, path or depth costs no stat), `e`
  * (the entry object, for its methods), the helpers (KiB MiB GiB TiB,
  * minutes hours days weeks, now = the time at compilation, lf = the luafind
- * module, regex, glob), then the globals.
+ * module, regex, glob), then the globals.  It does not need
+ * luafind/init.lua: without it, lf is the C module luafind.core.
  *
  * @param errbuf on failure, receives "luafind: -lua: MESSAGE"
- * @return the predicate, or NULL (a syntax error, or the luafind module
- *         could not be loaded)
+ * @return the predicate, or NULL (a syntax error, or no memory)
  */
 struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, char *errbuf,
 					size_t errlen);

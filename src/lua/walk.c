@@ -131,6 +131,9 @@ static int walk_iter(lua_State *L)
 	if (!lw || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1))) {
 		return luaL_typeerror(L, 1, LFB_WALK);
 	}
+	if (lw->external) {
+		return luaL_error(L, "luafind: this walk belongs to the luafind command line");
+	}
 	lua_settop(L, 1);
 	for (;;) {
 		lw->gen++;
@@ -156,7 +159,9 @@ static int walk_iter(lua_State *L)
 			}
 			if (lw->errors == LFB_ERR_WARN) {
 				fflush(stdout);
-				fprintf(stderr, "luafind: %s: %s\n", e->path, strerror(e->error));
+				fputs("luafind: ", stderr);
+				fwrite(e->path, 1, e->pathlen, stderr);
+				fprintf(stderr, ": %s\n", strerror(e->error));
 				continue;
 			}
 			lua_pushlstring(L, e->path, e->pathlen);

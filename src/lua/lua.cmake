@@ -1,0 +1,168 @@
+# lua.cmake: the Lua side of luafind, included from the top-level
+# CMakeLists.txt.
+#
+#   lf_core (+= regex.c glob.c)  core facades over PCRE2 and fnmatch (no Lua),
+#                  added here if the top level does not list them
+#   lf_lua         OBJECT  the binding: luafind.c walk.c entry.c regex.c
+#   luafind_core   MODULE  lib/luafind/core.so for stock lua5.4, never linked
+#                          against liblua, exporting luaopen_luafind_core only
+#   lf_lua_cli     STATIC  lfcli.c + the binding, for the luafind executable
+#                          (the only Lua-side target that links liblua)
+#
+# Tests: lua.* run tests/lua/*.lua with stock lua5.4 against the build tree
+# and through a small C host using lfcli.h; embed.* install into a scratch
+# prefix and build host programs against it.
+
+# The core facades (no Lua) owned here, unless the top level lists them.
+get_target_property(_lf_core_srcs lf_core SOURCES)
+list(FILTER _lf_core_srcs INCLUDE REGEX "(^|/)src/core/(regex|glob)\\.c$")
+if(NOT _lf_core_srcs)
+  target_sources(lf_core PRIVATE
+    ${PROJECT_SOURCE_DIR}/src/core/regex.c
+    ${PROJECT_SOURCE_DIR}/src/core/glob.c)
+  target_link_libraries(lf_core PRIVATE PkgConfig::PCRE2)
+endif()
+
+# Where the Lua module goes, relative to the prefix.  Under /usr, Debian's
+# own directories from the lua5.4 pkg-config variables; under any other
+# prefix, the directories stock lua5.4 searches there by default.
+string(REGEX MATCH "^[0-9]+\\.[0-9]+" LUAFIND_LUA_MAJOR "${LUA_VERSION}")
+if(NOT LUAFIND_LUA_MAJOR)
+  set(LUAFIND_LUA_MAJOR 5.4)
+endif()
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  pkg_get_variable(_lf_cmod ${LUA_MODULE_NAME} INSTALL_CMOD)
+  pkg_get_variable(_lf_lmod ${LUA_MODULE_NAME} INSTALL_LMOD)
+endif()
+if(_lf_cmod AND _lf_lmod)
+  file(RELATIVE_PATH _lf_cmod_rel /usr ${_lf_cmod})
+  file(RELATIVE_PATH _lf_lmod_rel /usr ${_lf_lmod})
+else()
+  set(_lf_cmod_rel lib/lua/${LUAFIND_LUA_MAJOR})
+  set(_lf_lmod_rel share/lua/${LUAFIND_LUA_MAJOR})
+endif()
+set(LUAFIND_INSTALL_CMODDIR ${_lf_cmod_rel} CACHE STRING
+  "Where luafind/core.so is installed, relative to the prefix")
+set(LUAFIND_INSTALL_LMODDIR ${_lf_lmod_rel} CACHE STRING
+  "Where luafind/init.lua is installed, relative to the prefix")
+
+# The binding, compiled once for the module, the CLI and libluafind.
+add_library(lf_lua OBJECT
+  src/lua/luafind.c
+  src/lua/walk.c
+  src/lua/entry.c
+  src/lua/regex.c)
+target_include_directories(lf_lua PRIVATE ${LUA_INCLUDE_DIRS})   # headers only
+target_link_libraries(lf_lua PRIVATE lf_core)
+target_compile_definitions(lf_lua PRIVATE LUAFIND_VERSION="${PROJECT_VERSION}")
+set_target_properties(lf_lua PROPERTIES
+  POSITION_INDEPENDENT_CODE ON C_EXTENSIONS ON C_VISIBILITY_PRESET hidden)
+
+# require "luafind.core" in stock lua5.4: lib/luafind/core.so.
+add_library(luafind_core MODULE $<TARGET_OBJECTS:lf_lua>)
+target_link_libraries(luafind_core PRIVATE lf_core)   # never liblua
+target_link_options(luafind_core PRIVATE
+  -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/module.map)
+set_target_properties(luafind_core PROPERTIES
+  PREFIX "" OUTPUT_NAME core
+  LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib/luafind
+  LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/module.map)
+
+# What the luafind executable links: lfcli.h, the binding, liblua.
+add_library(lf_lua_cli STATIC src/lua/lfcli.c $<TARGET_OBJECTS:lf_lua>)
+target_include_directories(lf_lua_cli PUBLIC src/lua)
+target_link_libraries(lf_lua_cli PUBLIC lf_core PkgConfig::LUA)
+target_compile_definitions(lf_lua_cli PRIVATE
+  LUAFIND_BUILD_BINDIR="${PROJECT_BINARY_DIR}"
+  LUAFIND_BUILD_LUADIR="${PROJECT_SOURCE_DIR}/lua"
+  LUAFIND_INSTALL_LUADIR="${CMAKE_INSTALL_PREFIX}/${LUAFIND_INSTALL_LMODDIR}")
+set_target_properties(lf_lua_cli PROPERTIES C_EXTENSIONS ON)
+
+if(BUILD_TESTING)
+  # Stock lua5.4 (Debian package lua5.4) runs the module tests; without it
+  # they run through the C hosts only.
+  find_program(LUAFIND_LUA54 NAMES lua5.4 lua54)
+  if(NOT LUAFIND_LUA54)
+    message(STATUS "lua5.4 not found: the lua.* tests run through the C hosts only")
+  endif()
+  set(_lf_tests ${PROJECT_SOURCE_DIR}/tests/lua)
+  set(_lf_work ${PROJECT_BINARY_DIR}/tests/lua-work)
+  file(MAKE_DIRECTORY ${_lf_work})
+
+  # Stock lua5.4 loading an instrumented core.so needs the ASan runtime first.
+  set(_lf_env)
+  if(LUAFIND_SANITIZE)
+    execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libasan.so
+      OUTPUT_VARIABLE _lf_asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+    list(APPEND _lf_env LD_PRELOAD=${_lf_asan} ASAN_OPTIONS=detect_leaks=0)
+    set(LUAFIND_PRELOAD_ASAN ${_lf_asan})
+  endif()
+
+  # A host using lfcli.h as the executable does: -lua and --script.
+  add_executable(lf_lua_host tests/lua/host.c)
+  target_link_libraries(lf_lua_host PRIVATE lf_lua_cli)
+  set_target_properties(lf_lua_host PROPERTIES C_EXTENSIONS ON)
+
+  # getdents64 with every d_type erased, to test DT_UNKNOWN (LD_PRELOAD).
+  add_library(lf_dtunknown MODULE tests/lua/dtunknown.c)
+  target_link_libraries(lf_dtunknown PRIVATE ${CMAKE_DL_LIBS})
+  set_target_properties(lf_dtunknown PROPERTIES C_EXTENSIONS ON PREFIX "")
+
+  set(LUAFIND_LUA_TESTS module walk entry regex counters pred)
+  foreach(t ${LUAFIND_LUA_TESTS})
+    if(LUAFIND_LUA54)
+      add_test(NAME lua.${t}
+        COMMAND ${LUAFIND_LUA54} ${_lf_tests}/${t}.lua ${_lf_work}/${t})
+      set_tests_properties(lua.${t} PROPERTIES ENVIRONMENT
+        "LUA_PATH=${PROJECT_SOURCE_DIR}/lua/?/init.lua;LUA_CPATH=${PROJECT_BINARY_DIR}/lib/?.so;LUAFIND_TEST_HOST=$<TARGET_FILE:lf_lua_host>;LUAFIND_TEST_DTUNKNOWN=$<TARGET_FILE:lf_dtunknown>;LUAFIND_TEST_PRELOAD=${LUAFIND_PRELOAD_ASAN};${_lf_env}")
+    endif()
+    # The same scripts through the C host's lf_lua_run_script().
+    add_test(NAME lua.host.${t}
+      COMMAND $<TARGET_FILE:lf_lua_host> --script ${_lf_tests}/${t}.lua ${_lf_work}/host.${t})
+    set_tests_properties(lua.host.${t} PROPERTIES ENVIRONMENT
+      "LUAFIND_TEST_HOST=$<TARGET_FILE:lf_lua_host>;LUAFIND_TEST_DTUNKNOWN=$<TARGET_FILE:lf_dtunknown>;LUAFIND_TEST_PRELOAD=${LUAFIND_PRELOAD_ASAN}")
+  endforeach()
+
+  # The same scripts through `luafind --script`, once the CLI links lfcli.
+  # (-lua checks in pred.lua and counters.lua use the test host, whose
+  # messages they know.)
+  if(TARGET luafind)
+    foreach(t ${LUAFIND_LUA_TESTS})
+      add_test(NAME lua.script.${t}
+        COMMAND $<TARGET_FILE:luafind> --script ${_lf_tests}/${t}.lua ${_lf_work}/script.${t})
+      set_tests_properties(lua.script.${t} PROPERTIES ENVIRONMENT
+        "LUAFIND_TEST_HOST=$<TARGET_FILE:lf_lua_host>;LUAFIND_TEST_DTUNKNOWN=$<TARGET_FILE:lf_dtunknown>;LUAFIND_TEST_PRELOAD=${LUAFIND_PRELOAD_ASAN}")
+    endforeach()
+  endif()
+
+  add_test(NAME lua.symbols
+    COMMAND sh ${_lf_tests}/symbols.sh $<TARGET_FILE:luafind_core>)
+endif()
+
+# Embedding: install into a scratch prefix, then build hosts against it.
+if(BUILD_TESTING)
+  set(_lf_embed_work ${PROJECT_BINARY_DIR}/tests/embed-work)
+  file(MAKE_DIRECTORY ${_lf_embed_work})
+  set(_lf_embed_cflags "")
+  if(LUAFIND_SANITIZE)
+    set(_lf_embed_cflags "-fsanitize=address,undefined -fno-omit-frame-pointer")
+  endif()
+  set(_lf_steps install pkgconf cmake)
+  if(LUAFIND_LUA54)
+    list(APPEND _lf_steps stock)
+  endif()
+  foreach(step ${_lf_steps})
+    add_test(NAME embed.${step}
+      COMMAND sh ${PROJECT_SOURCE_DIR}/tests/embed/run.sh ${step} ${PROJECT_BINARY_DIR}
+              ${_lf_embed_work} ${PROJECT_SOURCE_DIR} ${CMAKE_INSTALL_LIBDIR}
+              ${LUAFIND_INSTALL_CMODDIR} ${LUAFIND_INSTALL_LMODDIR} ${LUAFIND_LUA54}
+              "${_lf_embed_cflags}")
+    set_tests_properties(embed.${step} PROPERTIES TIMEOUT 120
+      ENVIRONMENT "LUAFIND_TEST_PRELOAD=${LUAFIND_PRELOAD_ASAN}")
+    if(step STREQUAL "install")
+      set_tests_properties(embed.${step} PROPERTIES FIXTURES_SETUP lf_embed)
+    else()
+      set_tests_properties(embed.${step} PROPERTIES FIXTURES_REQUIRED lf_embed RESOURCE_LOCK lf_embed)
+    endif()
+  endforeach()
+endif()

@@ -1,0 +1,47 @@
+-- module.lua: require "luafind", its fields, units and time helpers, and
+-- that loading it defines no global.
+
+local before = {}
+for k in pairs(_G) do before[k] = true end
+local lf = require "luafind"
+for k in pairs(_G) do
+  assert(before[k], "require 'luafind' defined the global " .. tostring(k))
+end
+
+local T = dofile((arg[0]:match("^(.*)/") or ".") .. "/helper.lua")
+local core = require "luafind.core"
+
+assert(require "luafind" == lf, "require returns the same table")
+assert(lf.core == core)
+assert(type(lf.version) == "string" and lf.version:match("^%d+%.%d+%.%d+"), lf.version)
+assert(lf.version == core.version)
+for _, f in ipairs{"walk", "regex", "glob", "stats", "now"} do
+  assert(type(lf[f]) == "function", f)
+end
+assert(lf.walk == core.walk and lf.regex == core.regex and lf.glob == core.glob)
+
+-- Units.
+assert(lf.KiB == 1024 and lf.MiB == 1024 ^ 2 and lf.GiB == 1024 ^ 3 and lf.TiB == 1024 ^ 4)
+assert(math.type(lf.KiB) == "integer" and math.type(lf.TiB) == "integer")
+assert(lf.minutes == 60 and lf.hours == 3600 and lf.days == 86400 and lf.weeks == 604800)
+
+-- Time: started is fixed, now() moves.
+assert(math.type(lf.started) == "integer")
+assert(math.abs(lf.started - os.time()) < 60)
+assert(math.type(lf.now()) == "integer" and lf.now() >= lf.started)
+
+-- stats(): every counter, as integers.
+local s = lf.stats()
+for _, k in ipairs{"entries", "opens", "reopens", "closes", "getdents", "stats",
+                   "stats_follow", "fd_stats", "unlinks"} do
+  assert(math.type(s[k]) == "integer" and s[k] >= 0, k)
+end
+
+-- The metatables carry the module's names.
+local w = select(4, lf.walk("."))
+assert(tostring(w):match("^luafind%.Walk"))
+w:close()
+assert(tostring(lf.regex("x")) == "luafind.Regex: x")
+assert(tostring(lf.glob("*.c")) == "luafind.Glob: *.c")
+
+T.ok("module")
