@@ -23,6 +23,18 @@
  * standard input and run the command only if the line matches the locale's
  * yes expression (rpmatch: ^[yY] in the C locale).  The command's standard
  * input is /dev/null, so it cannot eat the answers.
+ *
+ * Where luafind differs from GNU find 4.9, on purpose:
+ *  - -ok's command reads /dev/null.  GNU 4.9 means to do that, but its
+ *    open_safer moves the new fd off 0, so the command runs with stdin closed.
+ *  - A batch the kernel still refuses (E2BIG, when it counts more than GNU's
+ *    estimate) is halved and retried; GNU reports the error.  A path too long
+ *    for any batch is run alone; GNU exits ("cannot fit single argument...").
+ *  - A pending -execdir batch runs when this action next sees a file of
+ *    another directory or depth, or after the walk.  GNU runs it as soon as
+ *    the walk changes level, before other actions see the next file, and so
+ *    also splits a directory's batch where the walk went through a
+ *    subdirectory whose entries the expression filtered out.
  */
 #define _GNU_SOURCE
 #include "diag.h"
@@ -297,6 +309,15 @@ static struct lf_expr *parse_exec(struct lf_parser *p, const struct lf_primary *
 
 /* ---- running a command -------------------------------------------------- */
 
+/* Our output goes out before the command's, as GNU flushes stdout. */
+static void flush_output(struct lf_eval *ev)
+{
+	if (ev->out) {
+		lf_out_flush(ev->out);
+	}
+	fflush(stdout);
+}
+
 /* GNU resets SIGCHLD, so that an inherited SIG_IGN cannot make waitpid fail. */
 static void default_sigchld(void)
 {
@@ -393,8 +414,7 @@ static int spawn(const struct exec *ex, char **argv, const struct run_dir *dir, 
  */
 static int run(const struct exec *ex, struct lf_eval *ev, char **argv, const struct run_dir *dir, bool quiet_e2big)
 {
-	lf_out_flush(ev->out);
-	fflush(stdout);
+	flush_output(ev);
 	default_sigchld();
 	pid_t pid;
 	int err = spawn(ex, argv, dir, &pid);
@@ -520,8 +540,7 @@ static int find_target(struct exec *ex, const struct lf_entry *e, struct target 
 /* "< CMD ... PATH > ? " on stderr, then a line of stdin matched by rpmatch. */
 static bool confirm(const struct exec *ex, struct lf_eval *ev)
 {
-	lf_out_flush(ev->out);
-	fflush(stdout);
+	flush_output(ev);
 	fprintf(stderr, "< %s ... ", ex->words[0]);
 	fwrite(ev->entry->path, 1, ev->entry->pathlen, stderr);
 	fputs(" > ? ", stderr);
@@ -545,7 +564,7 @@ static bool confirm(const struct exec *ex, struct lf_eval *ev)
 
 static void out_of_memory(struct lf_eval *ev)
 {
-	lf_out_flush(ev->out);
+	flush_output(ev);
 	lf_diag("%s", strerror(ENOMEM));
 	ev->status = 1;
 	ev->stop = true;
@@ -751,7 +770,7 @@ static bool eval_exec_multi(struct exec *ex, struct lf_eval *ev)
 		run_batch(ex, ev);
 	}
 	if ((ex->flags & EXEC_DIR) && ex->n == 0 && start_dir_batch(ex, e, &t) != 0) {
-		lf_out_flush(ev->out);
+		flush_output(ev);
 		fprintf(stderr, "%s: Failed to save working directory in order to run a command on ", lf_progname);
 		lf_diag_quote(stderr, e->path, e->pathlen);
 		fprintf(stderr, ": %s\n", strerror(errno));
