@@ -67,6 +67,7 @@ static void usage(void)
 {
 	printf("Usage: %s [-H] [-L] [-P] [--stats] [PATH...] [EXPRESSION]\n"
 	       "       %s --script FILE [ARG...]\n"
+	       "       %s --run SCRIPT [OPTIONS] [PATH...] | --list-scripts\n"
 	       "\n"
 	       "Walk each PATH (default: .) and evaluate EXPRESSION for every file, as find(1).\n"
 	       "\n"
@@ -90,9 +91,10 @@ static void usage(void)
 	       "\n"
 	       "Lua: -lua 'EXPR' (a Lua expression over the entry's fields, e.g. size > 10*MiB)\n"
 	       "     --script FILE [ARG...] runs a Lua script with require \"luafind\" available\n"
+	       "     --run SCRIPT runs a bundled cleanup script (dry run unless --apply)\n"
 	       "\n"
 	       "See luafind(1) and luafind-lua(3) for details.\n",
-	       lf_progname, lf_progname);
+	       lf_progname, lf_progname, lf_progname);
 }
 
 static void report_error(const struct lf_entry *e)
@@ -216,6 +218,8 @@ int main(int argc, char **argv)
 		printf("luafind %s\n", LUAFIND_VERSION);
 	} else if (cmd.script) {
 		status = lf_cli_run_script(&cmd);
+	} else if (cmd.run_name || cmd.list_scripts) {
+		status = lf_cli_run_named(&cmd);
 	} else {
 		status = run(&cmd);
 	}

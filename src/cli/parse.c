@@ -553,6 +553,18 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 			cmd->script_argc = argc - p.pos - 2;
 			cmd->script_argv = argv + p.pos + 2;
 			return 0;
+		} else if (strcmp(a, "--run") == 0) {
+			if (p.pos + 1 >= argc) {
+				lf_diag("--run needs a script name (see --list-scripts) or a file");
+				return -1;
+			}
+			cmd->run_name = argv[p.pos + 1];
+			cmd->script_argc = argc - p.pos - 2;
+			cmd->script_argv = argv + p.pos + 2;
+			return 0;
+		} else if (strcmp(a, "--list-scripts") == 0) {
+			cmd->list_scripts = true;
+			return 0;
 		} else if (strcmp(a, "--stats") == 0) {
 			cmd->stats = true;
 		} else if (strcmp(a, "-P") == 0) {

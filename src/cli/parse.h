@@ -36,6 +36,8 @@ struct lf_cmdline {
 	int regextype;             /**< -regextype in force (prim_tests.c) */
 	struct lua_State *lua;     /**< shared by -lua and --script, or NULL */
 	const char *script;        /**< --script FILE: run it instead of a walk */
+	const char *run_name;      /**< --run NAME: a bundled or user script */
+	bool list_scripts;         /**< --list-scripts */
 	int script_argc;           /**< the script's arguments */
 	char **script_argv;
 };

@@ -21,7 +21,11 @@
 #ifdef LUAFIND_HAVE_LUA
 #include "lfcli.h"
 
+#include <lauxlib.h>
+#include <limits.h>
 #include <lua.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 /* The Lua state, created by the first -lua or --script. */
 static lua_State *get_state(struct lf_cmdline *cmd)
@@ -87,6 +91,82 @@ int lf_cli_run_script(struct lf_cmdline *cmd)
 	return lf_lua_run_script(L, cmd->script, cmd->script_argc, cmd->script_argv);
 }
 
+/* The message handler of a protected call: the message plus a traceback. */
+static int traceback(lua_State *L)
+{
+	const char *msg = lua_tostring(L, 1);
+	luaL_traceback(L, L, msg ? msg : "(error object is not a string)", 1);
+	return 1;
+}
+
+/* Push the directories bundled scripts are looked for in, first match wins. */
+static void push_script_dirs(lua_State *L)
+{
+	lua_newtable(L);
+	int n = 0;
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	if (xdg && *xdg == '/') {
+		lua_pushfstring(L, "%s/luafind/scripts", xdg);
+		lua_rawseti(L, -2, ++n);
+	} else if (home && *home) {
+		lua_pushfstring(L, "%s/.local/share/luafind/scripts", home);
+		lua_rawseti(L, -2, ++n);
+	}
+	/* Beside the executable: PREFIX/bin/luafind -> PREFIX/share/luafind/scripts. */
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			lua_pushfstring(L, "%s/../share/luafind/scripts", exe);
+			lua_rawseti(L, -2, ++n);
+		}
+	}
+#ifdef LUAFIND_SOURCE_SCRIPTS
+	lua_pushstring(L, LUAFIND_SOURCE_SCRIPTS); /* running from the build tree */
+	lua_rawseti(L, -2, ++n);
+#endif
+#ifdef LUAFIND_INSTALL_SCRIPTS
+	lua_pushstring(L, LUAFIND_INSTALL_SCRIPTS);
+	lua_rawseti(L, -2, ++n);
+#endif
+}
+
+int lf_cli_run_named(struct lf_cmdline *cmd)
+{
+	lua_State *L = get_state(cmd);
+	if (!L) {
+		lf_diag("cannot create a Lua state: %s", strerror(errno));
+		return 1;
+	}
+	lua_pushcfunction(L, traceback);
+	int handler = lua_gettop(L);
+	if (luaL_loadstring(L, "local mode, dirs, name, args = ...\n"
+			       "return require('luafind.runner').main(mode, dirs, name, args)") != LUA_OK) {
+		lf_diag("%s", lua_tostring(L, -1));
+		return 1;
+	}
+	lua_pushstring(L, cmd->run_name ? "run" : "list");
+	push_script_dirs(L);
+	lua_pushstring(L, cmd->run_name ? cmd->run_name : "");
+	lua_createtable(L, cmd->script_argc, 0);
+	for (int i = 0; i < cmd->script_argc; i++) {
+		lua_pushstring(L, cmd->script_argv[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	if (lua_pcall(L, 4, 1, handler) != LUA_OK) {
+		fflush(stdout);
+		lf_diag("%s", lua_tostring(L, -1));
+		return 1;
+	}
+	int status = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : lua_toboolean(L, -1) || lua_isnil(L, -1) ? 0 : 1;
+	lua_settop(L, 0);
+	return status;
+}
+
 void lf_cli_close_lua(struct lf_cmdline *cmd)
 {
 	if (cmd->lua) {
@@ -106,6 +186,13 @@ int lf_cli_run_script(struct lf_cmdline *cmd)
 {
 	(void)cmd;
 	lf_diag("--script: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
+	return 1;
+}
+
+int lf_cli_run_named(struct lf_cmdline *cmd)
+{
+	(void)cmd;
+	lf_diag("--run: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
 	return 1;
 }
 

@@ -86,6 +86,15 @@ void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
 /** Run cmd->script in the CLI's Lua state; returns the exit status. */
 int lf_cli_run_script(struct lf_cmdline *cmd);
 
+/**
+ * --run NAME [ARG...] and --list-scripts: hand over to the Lua runner
+ * (lua/luafind/runner.lua) with the script directories, first match wins:
+ * $XDG_DATA_HOME/luafind/scripts (or ~/.local/share/...), beside the
+ * executable (../share/luafind/scripts), the source tree, the install prefix.
+ * Returns the exit status.
+ */
+int lf_cli_run_named(struct lf_cmdline *cmd);
+
 /** Close the Lua state of -lua and --script, after the expression is freed. */
 void lf_cli_close_lua(struct lf_cmdline *cmd);
 
