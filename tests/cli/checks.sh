@@ -195,4 +195,43 @@ check_delete_chain() {
 	echo "ok: 100,000-level chain deleted under ulimit -n 16 ($stats)"
 }
 
+# -lua reads lazily, and a failing -lua query stops before doing harm.
+check_lua() {
+	t=$work/lua
+	rm -rf "$t"
+	mkdir -p "$t"
+	i=0
+	while [ $i -lt 20 ]; do
+		mkdir "$t/d$i"
+		(cd "$t/d$i" && seq 1 49 | sed 's/$/.c/' | xargs touch)
+		i=$((i + 1))
+	done
+	n=$("$luafind" --stats "$t" -lua 'name:match("%.c$")' 2>&1 >/dev/null | counter stats)
+	[ "$n" -eq 1 ] || fail "-lua on name made $n stats, expected 1 (the root)"
+	n=$("$luafind" --stats "$t" -lua 'type == "d" or depth > 5' 2>&1 >/dev/null | counter stats)
+	[ "$n" -eq 1 ] || fail "-lua on type/depth made $n stats, expected 1"
+	n=$("$luafind" --stats "$t" -lua 'size > 100' 2>&1 >/dev/null | counter stats)
+	[ "$n" -eq 1001 ] || fail "-lua on size made $n stats, expected 1001"
+	if command -v strace >/dev/null 2>&1; then
+		mkdir -p "$work/empty"
+		base=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$work/empty" \
+			-lua 'name:match("%.c$")' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
+		n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
+			-lua 'name:match("%.c$")' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
+		[ "$n" -eq "$base" ] || fail "strace: -lua on name made $n stat calls, $base for an empty dir"
+		n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
+			-lua 'size > 100' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
+		[ "$n" -eq $((base + 1000)) ] || fail "strace: -lua on size made $n stat calls, expected $base + 1000"
+	fi
+	# A syntax error is reported before the walk: nothing printed, status 1.
+	out=$("$luafind" "$t" -lua 'name ==' 2>"$work/err") && fail "a syntax error was accepted"
+	[ -z "$out" ] && grep -q -- '-lua' "$work/err" || fail "syntax error: output or message wrong"
+	# A runtime error stops at once: nothing deleted, status 1, path named.
+	"$luafind" "$t" -lua 'depth < 2 or nosuch.field' -delete 2>"$work/err" && fail "runtime error: status 0"
+	grep -q 'nosuch' "$work/err" || fail "runtime error: no message"
+	[ "$(find "$t" | wc -l)" -eq 1001 ] || fail "a failing -lua query deleted something"
+	echo "ok: -lua is lazy, checks syntax first and never goes on after an error"
+	rm -rf "$t"
+}
+
 "check_$check"
