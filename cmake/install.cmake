@@ -90,3 +90,4 @@ install(FILES
   ${PROJECT_SOURCE_DIR}/man/luafind.3
   ${PROJECT_SOURCE_DIR}/man/luafind-lua.3
   DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
+install(FILES ${PROJECT_SOURCE_DIR}/man/luafind-scripts.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)

@@ -47,4 +47,86 @@ function lf.now()
   return os_time()
 end
 
+-- remove_tree(path [, {xdev =, dry_run =, bytes =}]): the rm -rf of luafind.
+--
+-- Removes path and everything below it on the delete engine: one walk
+-- never following a symbolic link (not even path itself, unless written
+-- with a trailing /), each file unlinked relative to its directory's fd
+-- and each directory removed after its contents.  A failure (EACCES, EPERM...) is recorded and the walk goes
+-- on; the directories above a file that stayed are left alone rather than
+-- failing with ENOTEMPTY, so each problem is reported once.  Refuses / (by
+-- dev/ino, whatever path leads there) and paths ending in . or .. as rm
+-- does.  With xdev, nothing on another filesystem than path's is touched;
+-- with dry_run, nothing is removed but everything is counted.
+--
+-- Returns counts {files =, dirs =, bytes =} ("files": every entry that is
+-- not a directory), or fail, the first message, its errno and the counts,
+-- with counts.errors listing every message.  bytes (the sizes of the files)
+-- only with bytes = true: it costs one stat per file, which deleting does
+-- not need.
+local EPERM, EINVAL = 1, 22
+local slash -- "/"'s dev and ino, looked up once
+
+local function is_slash(e)
+  if not slash then
+    for s in core.walk{"/", maxdepth = 0} do
+      slash = {dev = s.dev, ino = s.ino}
+    end
+  end
+  return e.type == "d" and e.dev == slash.dev and e.ino == slash.ino
+end
+
+function lf.remove_tree(path, opts)
+  opts = opts or {}
+  local base = path:match("([^/]*)/*$")
+  if base == "." or base == ".." then
+    return nil, path .. ": refusing to remove '.' or '..'", EINVAL
+  end
+  local counts = {files = 0, dirs = 0, bytes = opts.bytes and 0 or nil}
+  local errors, first_errno = {}, nil
+  local left = {}     -- left[d]: entries at depth d that stay
+  local root_dev
+  local function fail(d, msg, errno)
+    errors[#errors + 1] = msg
+    first_errno = first_errno or errno
+    left[d] = (left[d] or 0) + 1
+  end
+  local it, state, ctl, w = core.walk{path, order = "both", follow = "never",
+    xdev = opts.xdev and true or false, errors = "yield"}
+  for e in it, state, ctl, w do
+    local d = e.depth
+    if e.visit == "error" then
+      local _, msg, errno = e:stat()
+      fail(d + 1, msg, errno)   -- what could not be read stays, and so do its parents
+    elseif d == 0 and e.visit ~= "post" and is_slash(e) then
+      w:close()
+      return nil, path .. ": refusing to remove the root directory /", EPERM
+    elseif e.visit == "pre" and e.type == "d" then
+      left[d + 1] = 0
+      if d == 0 and opts.xdev then root_dev = e.dev end
+    elseif e.type == "d" and (left[d + 1] > 0 or (opts.xdev and e.dev ~= root_dev)) then
+      left[d] = (left[d] or 0) + 1
+    else
+      local size = counts.bytes and e.type ~= "d" and e.size
+      local ok, msg, errno = true, nil, nil
+      if not opts.dry_run then
+        ok, msg, errno = e:delete()
+      end
+      if not ok then
+        fail(d, msg, errno)
+      elseif e.type == "d" then
+        counts.dirs = counts.dirs + 1
+      else
+        counts.files = counts.files + 1
+        if size then counts.bytes = counts.bytes + size end
+      end
+    end
+  end
+  if #errors > 0 then
+    counts.errors = errors
+    return nil, errors[1], first_errno, counts
+  end
+  return counts
+end
+
 return lf

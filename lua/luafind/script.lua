@@ -1,0 +1,617 @@
+-- luafind.script: the framework of the cleanup scripts.
+--
+-- Every bundled script (share/luafind/scripts/*.lua) and every user script
+-- run by `luafind --run` is built on it: it parses the command line (the
+-- common options and the script's own), walks the PATHs without following
+-- symbolic links, skips --exclude'd names, shows a progress line on a
+-- terminal, prints what is (or would be) removed, deletes only through the
+-- delete engine (e:delete() in a walk that visits directories after their
+-- contents), and ends with a summary and an exit status: 0 fine, 1 a
+-- deletion or a read failed, 2 a usage error.  See luafind-scripts(7).
+--
+--   -- editor-junk: editor backups and swap files
+--   local script = require "luafind.script"
+--   local s = script.new{apply = "remove them"}
+--   local junk = script.matcher{"*~", ".*.swp"}
+--   return s:clean{select = function(e) return e.type ~= "d" and junk(e.name) end}
+--
+-- The script's name comes from its file name (arg[0]); its one-line
+-- description from its first comment line, "-- NAME: description".
+
+local lf = require "luafind"
+local _G = _G
+local error, getmetatable, ipairs, setmetatable, tonumber, tostring, type =
+  error, getmetatable, ipairs, setmetatable, tonumber, tostring, type
+local io_open, io_popen, stderr, stdout = io.open, io.popen, io.stderr, io.stdout
+local getenv, os_exit, os_remove, os_rename, os_time =
+  os.getenv, os.exit, os.remove, os.rename, os.time
+local ceil = math.ceil
+local concat, sort = table.concat, table.sort
+local format = string.format
+
+_ENV = nil
+
+local M = {}
+
+---------------------------------------------------------------------------
+-- Small helpers, public because scripts use them too.
+
+-- The directory part of a path as the walk builds it ("a/b/c" -> "a/b").
+function M.dirname(path)
+  return path:match("^(.*)/[^/]*$") or "."
+end
+
+-- A predicate over names: true if name matches one of the shell patterns
+-- (as find -name).  Patterns without wildcards are looked up in a set.
+function M.matcher(patterns)
+  local exact, globs = {}, {}
+  for _, p in ipairs(patterns) do
+    if p:find("[*?[\\]") then
+      globs[#globs + 1] = lf.glob(p)
+    else
+      exact[p] = true
+    end
+  end
+  return function(name)
+    if exact[name] then return true end
+    for i = 1, #globs do
+      if globs[i]:match(name) then return true end
+    end
+    return false
+  end
+end
+
+-- A size as du -h prints it: 512, 4.0K, 12M, 1.5G (powers of 1024,
+-- rounded up).
+function M.human(n)
+  if n < 1024 then return tostring(n) end
+  local units = "KMGTPE"
+  local v, i = n / 1024, 1
+  while true do
+    if v < 10 and ceil(v * 10) < 100 then
+      return format("%.1f%s", ceil(v * 10) / 10, units:sub(i, i))
+    elseif ceil(v) < 1024 or i == #units then
+      return format("%d%s", ceil(v), units:sub(i, i))
+    end
+    v, i = v / 1024, i + 1
+  end
+end
+
+-- An age: "30d", "12h", "2w", "90m", "45s" or plain seconds, in seconds;
+-- nil if it is not one.
+local age_units = {[""] = 1, s = 1, m = 60, h = 3600, d = 86400, w = 604800}
+function M.parse_age(text)
+  local num, unit = text:match("^(%d+%.?%d*)(%a?)$")
+  local k = num and age_units[unit]
+  return k and tonumber(num) * k or nil
+end
+
+-- A script's one-line description: its first comment line (after a #!
+-- line), without a leading "NAME:" when name is given.
+function M.describe(path, name)
+  local f = io_open(path, "r")
+  if not f then return nil end
+  local text
+  for line in f:lines() do
+    if not line:match("^#!") then
+      text = line:match("^%-%-+%s*(.-)%s*$")
+      break
+    end
+  end
+  f:close()
+  if text and name and text:sub(1, #name + 1) == name .. ":" then
+    text = text:sub(#name + 2):match("^%s*(.-)$")
+  end
+  return text ~= "" and text or nil
+end
+
+---------------------------------------------------------------------------
+-- Ending a script early: script.exit(status [, message]) raises an object
+-- that the runner (which sets script.managed) turns into the exit status,
+-- the message, if any, going to standard error as "luafind: message".
+-- Outside the runner (luafind --script, lua5.4) it exits the process.
+
+local Exit = {}
+Exit.__tostring = function(x) return x.message or ("exit status " .. x.status) end
+
+M.managed = false
+
+function M.exit(status, message)
+  if not M.managed then
+    stdout:flush()
+    if message then stderr:write("luafind: ", message, "\n") end
+    os_exit(status)
+  end
+  error(setmetatable({status = status, message = message}, Exit), 0)
+end
+
+function M.is_exit(x)
+  return getmetatable(x) == Exit
+end
+
+---------------------------------------------------------------------------
+-- Options.
+
+-- The options every script has.  kind: nil a flag, "count" a number >= 0,
+-- "age" an age, "list" a repeatable string.
+local common = {
+  {"apply", help = "%s (without --apply: a dry run)"},
+  {"older-than", arg = "AGE", kind = "age",
+   help = "only files not modified for AGE (30d, 12h, 2w, 90m, secs)"},
+  {"exclude", arg = "GLOB", kind = "list",
+   help = "skip (and do not enter) names matching GLOB; repeatable"},
+  {"xdev", help = "stay on the filesystem of each PATH"},
+  {"0", help = "end output records with NUL instead of newline"},
+  {"stats", help = "print the system call counters on standard error"},
+  {"help", help = "print this help"},
+}
+
+local function key(name)
+  return (name:gsub("-", "_"))
+end
+
+-- The script's own options, then the common ones it has.
+local function option_list(spec)
+  local list = {}
+  for _, o in ipairs(spec.options or {}) do
+    list[#list + 1] = o
+  end
+  for _, o in ipairs(common) do
+    local n = o[1]
+    if not ((n == "apply" and not spec.apply) or (n == "older-than" and spec.older_than == false)) then
+      list[#list + 1] = o
+    end
+  end
+  return list
+end
+
+local function flag(o)
+  return (#o[1] == 1 and "-" or "--") .. o[1]
+end
+
+local Script = {}
+Script.__index = Script
+
+-- A usage error: message, status 2.
+function Script:usage_error(fmt, ...)
+  M.exit(2, format("%s: " .. fmt, self.name, ...))
+end
+
+function Script:help_text()
+  local lines = {
+    format("usage: luafind --run %s %s", self.name, self.spec.usage or "[OPTIONS] [PATH...]"),
+  }
+  if self.description then lines[#lines + 1] = self.description end
+  if self.spec.help then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = self.spec.help:match("^%s*(.-)%s*$")
+  end
+  lines[#lines + 1] = ""
+  lines[#lines + 1] = "Options:"
+  for _, o in ipairs(option_list(self.spec)) do
+    local left = flag(o) .. (o.arg and " " .. o.arg or "")
+    local help = o.help
+    if o[1] == "apply" then help = format(help, self.spec.apply) end
+    if o.default ~= nil then help = help .. format(" (default %s)", o.default) end
+    if o[1] == "older-than" and self.spec.older_than then
+      help = help .. format(" (default %s)", self.spec.older_than)
+    end
+    lines[#lines + 1] = format("  %-18s %s", left, help)
+  end
+  lines[#lines + 1] = ""
+  lines[#lines + 1] = "PATHs default to the current directory.  Exit status: 0 done, 1 a file could"
+  lines[#lines + 1] = "not be read or removed, 2 a usage error.  See luafind-scripts(7)."
+  return concat(lines, "\n") .. "\n"
+end
+
+local function parse_value(self, o, text)
+  if o.kind == "count" then
+    local n = text:match("^%d+$") and tonumber(text)
+    if not n then self:usage_error("%s: '%s' is not a number", flag(o), text) end
+    return n
+  elseif o.kind == "age" then
+    local age = M.parse_age(text)
+    if not age then
+      self:usage_error("%s: bad age '%s' (use e.g. 30d, 12h, 2w, 90m or seconds)", flag(o), text)
+    end
+    return age
+  end
+  return text
+end
+
+-- Parse args into self.options (keys with _ for -) and self.roots.
+local function parse(self, args)
+  local by_flag = {}
+  local opts = self.options
+  for _, o in ipairs(option_list(self.spec)) do
+    by_flag[flag(o)] = o
+    if o.kind == "list" then opts[key(o[1])] = {} end
+    if o.default ~= nil then opts[key(o[1])] = o.default end
+  end
+  local i, only_paths = 1, false
+  while i <= #args do
+    local a = args[i]
+    if only_paths or a == "-" or a:sub(1, 1) ~= "-" then
+      self.roots[#self.roots + 1] = a
+    elseif a == "--" then
+      only_paths = true
+    else
+      local name, value = a:match("^(%-%-[^=]+)=(.*)$")
+      local o = by_flag[name or a] or (a == "-h" and by_flag["--help"])
+      if not o then
+        self:usage_error("unknown option '%s' (see luafind --run %s --help)", a, self.name)
+      elseif not o.arg and value then
+        self:usage_error("option '%s' takes no value", name)
+      elseif o.arg and not value then
+        i = i + 1
+        value = args[i]
+        if not value then self:usage_error("option '%s' needs %s", a, o.arg) end
+      end
+      local k = key(o[1])
+      if o.kind == "list" then
+        opts[k][#opts[k] + 1] = value
+      else
+        opts[k] = o.arg and parse_value(self, o, value) or true
+      end
+    end
+    i = i + 1
+  end
+  if #self.roots == 0 then self.roots[1] = "." end
+end
+
+---------------------------------------------------------------------------
+-- Output: records on standard output, messages and progress on standard
+-- error.
+
+-- Whether standard error is a terminal (the Lua libraries cannot ask
+-- isatty(3); /proc/self/fd/2 names the device).
+local function stderr_is_tty()
+  local target
+  for e in lf.walk{"/proc/self/fd/2", maxdepth = 0, errors = "skip"} do
+    target = e.type == "l" and e:readlink()
+  end
+  return target and (target:match("^/dev/pts/%d+$") or target:match("^/dev/tty")) and true or false
+end
+
+function Script:clear_progress()
+  if self.progress_shown then
+    stderr:write("\r\27[K")
+    self.progress_shown = false
+  end
+end
+
+-- Show a progress line, at most once a second and only after the first
+-- second; text (and its format arguments) are only formatted when shown.
+function Script:progress(fmt, ...)
+  if not self.progress_on then return end
+  local now = os_time()
+  if now == self.progress_last or now - self.started < 2 then return end
+  self.progress_last = now
+  local text = format(fmt, ...):gsub("%c", "?")
+  if #text > self.width then text = "..." .. text:sub(-(self.width - 3)) end
+  stderr:write("\r", text, "\27[K")
+  self.progress_shown = true
+end
+
+-- Called for every entry a walk returns: cheap, the clock is read every
+-- 1024 entries.
+function Script:tick(e)
+  local n = self.seen + 1
+  self.seen = n
+  if n & 1023 == 0 and self.progress_on then
+    self:progress("%s: %d entries, %d selected: %s", self.name, n, self.files + self.dirs, e.path)
+  end
+end
+
+-- A message on standard error: "luafind: NAME: text".
+function Script:warn(fmt, ...)
+  self:clear_progress()
+  stdout:flush()
+  stderr:write("luafind: ", self.name, ": ", format(fmt, ...), "\n")
+end
+
+-- A failure: reported, and the exit status becomes 1.
+function Script:fail(msg)
+  self:warn("%s", msg)
+  self.status = 1
+end
+
+-- One output record: text, then the note unless -0 (which makes the output
+-- of a cleanup a list of paths, for xargs -0).
+function Script:print(text, note)
+  self:clear_progress()
+  if self.options["0"] then
+    stdout:write(text, "\0")
+  elseif note then
+    stdout:write(text, " ", note, "\n")
+  else
+    stdout:write(text, "\n")
+  end
+end
+
+-- A summary line on standard error.
+function Script:note(fmt, ...)
+  self:clear_progress()
+  stdout:flush()
+  stderr:write(self.name, ": ", format(fmt, ...), "\n")
+end
+
+---------------------------------------------------------------------------
+-- Walking.
+
+-- Whether an entry's name is --exclude'd (roots never are).
+function Script:excluded(e)
+  local ex = self.excludes
+  if #ex == 0 or e.depth == 0 then return false end
+  local name = e.name
+  for i = 1, #ex do
+    if ex[i]:match(name) then return true end
+  end
+  return false
+end
+
+-- Whether e passes --older-than (true without it).  Reads e.mtime: a stat.
+function Script:old_enough(e)
+  local cutoff = self.cutoff
+  if not cutoff then return true end
+  local t = e.mtime
+  return t ~= nil and t <= cutoff
+end
+
+-- With --xdev: whether e is a directory on another filesystem than its
+-- root's (the walk does not enter it, and it must not be removed).
+function Script:foreign(e)
+  return self.options.xdev and e.type == "d" and e.depth > 0 and e.dev ~= self.root_dev[e.root]
+end
+
+function Script:walk_options(order)
+  local o = {order = order or "pre", follow = "never", xdev = self.options.xdev and true or false,
+             errors = "yield"}
+  for i, r in ipairs(self.roots) do o[i] = r end
+  return o
+end
+
+-- s:walk([order]): lf.walk over the PATHs, for use in a generic for, with
+-- the framework's rules: links never followed, --exclude'd names skipped
+-- (directories not entered), --xdev, errors reported (exit status 1) and
+-- not returned, progress shown.  order as in lf.walk (default "pre").
+function Script:walk(order)
+  local it, state, _, w = lf.walk(self:walk_options(order))
+  local function step()
+    while true do
+      local e = it(state)
+      if not e then return nil end
+      self:tick(e)
+      if e.visit == "error" then
+        self:fail(e.error)
+      elseif self:excluded(e) then
+        if e.visit == "pre" and e.type == "d" then e:prune() end
+      elseif not self:foreign(e) then
+        return e
+      end
+    end
+  end
+  return step, nil, nil, w
+end
+
+---------------------------------------------------------------------------
+-- Cleaning: s:clean{select = f, empty = f, describe = f, skip = f}.
+--
+-- One walk, each directory visited before and after its contents.
+--   select(e)   called for each entry below the PATHs (not inside a
+--               selected directory) on its first visit, before any stat:
+--               true selects it, a directory with everything in it.
+--   skip(e)     called before select for each such directory: true leaves
+--               it alone, not entered and never removed.
+--   empty(e)    called on the post-order visit of each directory that is
+--               empty or has become empty (its entries were all removed,
+--               or would be in a dry run): true removes it.
+--   describe(e) a note printed after the path of a selected entry
+--               (not with -0), e.g. a link's target.
+-- --older-than applies to what select or empty picks (a directory's age is
+-- taken before its contents change).  PATHs themselves are never removed;
+-- excluded names never are, nor the directories that hold them.  In a dry
+-- run nothing changes; the output and the summary are the same.  Returns
+-- the exit status.
+
+-- Remove (or count, in a dry run) one entry; true if it is gone.
+function Script:remove(e, top, note)
+  local size = e.type ~= "d" and (e.size or 0)
+  if self.options.apply then
+    local ok, msg = e:delete()
+    if not ok then
+      self:fail(msg)
+      return false
+    end
+  end
+  if size then
+    self.files, self.bytes = self.files + 1, self.bytes + size
+  else
+    self.dirs = self.dirs + 1
+  end
+  if top then self:print(e.path, note) end
+  return true
+end
+
+function Script:clean(rules)
+  local select, empty, describe, skip = rules.select, rules.empty, rules.describe, rules.skip
+  local left = {}        -- left[d]: entries at depth d that stay, in the directory being read
+  local old = {}         -- old[d]: --older-than of the directory at depth d, on its pre visit
+  local removing         -- depth of the selected directory being emptied
+  local removing_note    -- and its describe() note
+  local function picked(rule, e)
+    return rule ~= nil and rule(e) and self:old_enough(e)
+  end
+  local function note(e)
+    return describe and not self.options["0"] and describe(e) or nil
+  end
+  local it, state, ctl, w = lf.walk(self:walk_options("both"))
+  for e in it, state, ctl, w do
+    self:tick(e)
+    local d = e.depth
+    local gone = false
+    if e.visit == "error" then
+      self:fail(e.error)
+      left[d + 1] = 1      -- a directory that could not be read is not empty
+    elseif e.visit == "pre" and e.type == "d" then
+      left[d + 1] = 0
+      gone = nil           -- counted on the post visit
+      if d == 0 then
+        -- a PATH: never selected
+      elseif self:excluded(e) or self:foreign(e) or (skip and not removing and skip(e)) then
+        e:prune()
+        left[d + 1] = 1    -- left alone: not empty
+      elseif removing then
+        -- inside a selected directory: everything goes
+      elseif picked(select, e) then
+        removing, removing_note = d, note(e)
+      elseif empty and self.cutoff then
+        old[d] = self:old_enough(e)
+      end
+    elseif e.type == "d" then  -- post visit
+      if d == 0 or left[d + 1] > 0 then
+        gone = false
+      elseif removing then
+        gone = self:remove(e, d == removing, d == removing and removing_note or nil)
+      elseif empty and (not self.cutoff or old[d]) and empty(e) then
+        gone = self:remove(e, true, note(e))
+      end
+      if removing == d then removing = nil end
+    elseif d > 0 and not self:excluded(e) then
+      if removing then
+        gone = self:remove(e, false)
+      elseif picked(select, e) then
+        gone = self:remove(e, true, note(e))
+      end
+    end
+    if gone == false then left[d] = (left[d] or 0) + 1 end
+  end
+  local verb = self.options.apply and "removed" or "would remove"
+  local failed = self.status ~= 0 and "; some files could not be removed or read" or ""
+  local hint = self.options.apply and "" or " (dry run: --apply removes them)"
+  self:note("%s %d file%s, %d director%s, %s%s%s", verb,
+    self.files, self.files == 1 and "" or "s", self.dirs, self.dirs == 1 and "y" or "ies",
+    self:bytes_text(self.bytes), failed, hint)
+  return self:finish()
+end
+
+-- "1234 bytes (1.3K)".
+function Script:bytes_text(n)
+  local s = format("%d byte%s", n, n == 1 and "" or "s")
+  if n >= 1024 then s = s .. " (" .. M.human(n) .. ")" end
+  return s
+end
+
+-- End of the script: clear the progress line, print the counters if asked
+-- (--stats), return the exit status.
+function Script:finish()
+  self:clear_progress()
+  stdout:flush()
+  if self.options.stats then
+    local c = lf.stats()
+    stderr:write(format("%s: stats: entries=%d opens=%d getdents=%d stats=%d stats_follow=%d unlinks=%d\n",
+      self.name, c.entries, c.opens, c.getdents, c.stats, c.stats_follow, c.unlinks))
+  end
+  return self.status
+end
+
+---------------------------------------------------------------------------
+-- Hard links, for scripts that replace files (duplicates).
+
+local function shell_quote(s)
+  return "'" .. s:gsub("'", [['\'']]) .. "'"
+end
+
+-- What a path is now, not following a final link: {type, dev, ino, size,
+-- mtime, uid, gid, perm}, or nil if it cannot be reached.
+function M.lstat(path)
+  local t
+  for e in lf.walk{path, maxdepth = 0, follow = "never", errors = "skip"} do
+    t = {type = e.type, dev = e.dev, ino = e.ino, size = e.size, mtime = e.mtime,
+         uid = e.uid, gid = e.gid, perm = e.perm}
+  end
+  return t
+end
+
+-- Replace path by a hard link to target, atomically: link target to a
+-- temporary name in path's directory, then rename it over path; path is
+-- never missing, and never replaced by anything but a complete link.
+-- Returns true, or fail and a message.  The Lua libraries cannot call
+-- link(2): ln(1) does it (the names quoted for the shell that starts it).
+local tmp_count = 0
+function M.replace_by_link(target, path)
+  tmp_count = tmp_count + 1
+  local tmp = format("%s/.luafind-link-%d-%d.tmp", M.dirname(path), os_time(), tmp_count)
+  local ln = io_popen("exec ln -T -- " .. shell_quote(target) .. " " .. shell_quote(tmp) .. " 2>&1")
+  local said = ln:read("a")
+  if not ln:close() then
+    return nil, said:match("^ln: (.-)%s*$") or format("%s: ln failed", path)
+  end
+  local renamed, msg = os_rename(tmp, path)
+  if not renamed then
+    os_remove(tmp)
+    return nil, msg
+  end
+  return true
+end
+
+---------------------------------------------------------------------------
+-- script.new(spec): parse the command line (the global arg, as the runner
+-- or luafind --script sets it) and return the script object.
+--   spec.usage       the synopsis after the name (default "[OPTIONS] [PATH...]")
+--   spec.help        a paragraph for --help
+--   spec.apply       what --apply does ("remove them"); nil: no --apply
+--   spec.older_than  the default of --older-than ("30d"); false: no
+--                    --older-than; nil: it is an optional filter
+--   spec.options     the script's own options, as {"name", arg = "N",
+--                    kind = "count"|"age"|"list"|nil, default =, help =};
+--                    their values are in s.options.name (- becomes _)
+-- --help prints the usage and ends the script (status 0); a usage error
+-- ends it with status 2.  A PATH that cannot be reached is a usage error,
+-- and so is a PATH that is / when --apply is given.
+function M.new(spec)
+  local arg = _G.arg or {}
+  local path = arg[0] or "script"
+  local name = path:match("([^/]*)$"):gsub("%.lua$", "")
+  local self = setmetatable({
+    spec = spec, name = name, path = path, description = M.describe(path, name),
+    options = {}, roots = {}, status = 0,
+    files = 0, dirs = 0, bytes = 0, seen = 0,
+    started = os_time(), root_dev = {},
+  }, Script)
+  local args = {}
+  for i = 1, #arg do args[i] = arg[i] end
+  parse(self, args)
+  local o = self.options
+  if o.help then
+    stdout:write(self:help_text())
+    M.exit(0)
+  end
+  local age = o.older_than or (spec.older_than and M.parse_age(spec.older_than))
+  self.cutoff = age and lf.started - age
+  self.excludes = {}
+  for i, g in ipairs(o.exclude or {}) do self.excludes[i] = lf.glob(g) end
+
+  -- The PATHs must exist; with --apply none may be /.
+  local slash
+  if o.apply then slash = M.lstat("/") end
+  local check = self:walk_options("pre")
+  check.maxdepth = 0
+  for e in lf.walk(check) do
+    if e.visit == "error" then
+      self:usage_error("%s", e.error)
+    elseif slash and e.type == "d" and e.dev == slash.dev and e.ino == slash.ino then
+      self:usage_error("refusing to work on '%s': it is the root directory /", e.path)
+    elseif o.xdev then
+      self.root_dev[e.root] = e.dev
+    end
+  end
+
+  local mode = getenv("LUAFIND_PROGRESS")
+  self.progress_on = mode == "always" or (mode ~= "never" and stderr_is_tty())
+  self.width = (tonumber(getenv("COLUMNS") or "") or 80) - 1
+  return self
+end
+
+M.Script = Script
+return M

@@ -1,0 +1,27 @@
+-- broken-links: symbolic links whose target does not exist
+--
+-- One stat per link (following it), none for anything else.
+
+local script = require "luafind.script"
+
+local s = script.new{
+  apply = "remove them",
+  help = [[
+Removes symbolic links that lead nowhere: the target (or a directory on the
+way to it) does not exist, or the link is part of a loop.  Each is printed
+with its target.  A link whose target cannot be checked (a directory without
+search permission on the way) is kept.]],
+}
+
+local ENOENT, ENOTDIR, ELOOP = 2, 20, 40   -- Linux's errno values
+
+return s:clean{
+  select = function(e)
+    if e.type ~= "l" then return false end
+    local ok, _, errno = e:stat(true)        -- follow the link
+    return not ok and (errno == ENOENT or errno == ENOTDIR or errno == ELOOP)
+  end,
+  describe = function(e)
+    return "-> " .. (e:readlink() or "?")
+  end,
+}
