@@ -20,6 +20,7 @@ local lf = {}
 
 -- The C module's functions, unchanged (they are the hot path).
 lf.walk = core.walk     -- walk(root) / walk{root..., option = value...}
+lf.find = core.find     -- find(root_or_roots, word... | "words"): find's expression as a filter
 lf.regex = core.regex   -- regex(pattern [, flags]): PCRE2 with JIT
 lf.glob = core.glob     -- glob(pattern [, flags]): fnmatch, as find -name
 lf.stats = core.stats   -- stats(): counters of every walk in this Lua state

@@ -1,13 +1,57 @@
 /*
  * diag.c: error and warning messages.  File names are quoted so that a name
  * holding a newline or an escape sequence cannot forge or hide output.
+ * Messages go to stderr, or into the buffer of a capture (open_memstream).
  */
 #include "diag.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *lf_progname = "luafind";
+
+/* The capture in force, or NULL for stderr. */
+static FILE *sink;
+
+FILE *lf_diag_stream(void)
+{
+	return sink ? sink : stderr;
+}
+
+FILE *lf_diag_redirect(FILE *fp)
+{
+	FILE *prev = sink;
+	sink = fp;
+	return prev;
+}
+
+int lf_diag_capture(struct lf_diag_capture *c)
+{
+	c->data = NULL;
+	c->len = 0;
+	c->prev = sink;
+	c->fp = open_memstream(&c->data, &c->len);
+	if (!c->fp) {
+		return -1;
+	}
+	sink = c->fp;
+	return 0;
+}
+
+void lf_diag_release(struct lf_diag_capture *c)
+{
+	if (c->fp) {
+		/* fclose leaves the final buffer and size in c->data, c->len. */
+		if (fclose(c->fp) != 0) {
+			free(c->data);
+			c->data = NULL;
+			c->len = 0;
+		}
+		c->fp = NULL;
+		sink = c->prev;
+	}
+}
 
 void lf_diag_quote(FILE *fp, const char *s, size_t len)
 {
@@ -37,27 +81,30 @@ void lf_diag_quote(FILE *fp, const char *s, size_t len)
 
 void lf_diag_path(const char *path, size_t len, int err)
 {
-	fprintf(stderr, "%s: ", lf_progname);
-	lf_diag_quote(stderr, path, len);
-	fprintf(stderr, ": %s\n", strerror(err));
+	FILE *fp = lf_diag_stream();
+	fprintf(fp, "%s: ", lf_progname);
+	lf_diag_quote(fp, path, len);
+	fprintf(fp, ": %s\n", strerror(err));
 }
 
 void lf_diag(const char *fmt, ...)
 {
 	va_list ap;
+	FILE *fp = lf_diag_stream();
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: ", lf_progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(fp, "%s: ", lf_progname);
+	vfprintf(fp, fmt, ap);
+	fputc('\n', fp);
 	va_end(ap);
 }
 
 void lf_diag_warn(const char *fmt, ...)
 {
 	va_list ap;
+	FILE *fp = lf_diag_stream();
 	va_start(ap, fmt);
-	fprintf(stderr, "%s: warning: ", lf_progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(fp, "%s: warning: ", lf_progname);
+	vfprintf(fp, fmt, ap);
+	fputc('\n', fp);
 	va_end(ap);
 }

@@ -9,12 +9,15 @@
  *     walk_impl.h     walker state shared by the two engines
  *     dir.[ch]        getdents64
  *     stat.[ch]       statx with an fstatat fallback
- *   src/cli/        the command line
+ *   src/cli/        the find front end (library lf_find, no Lua: also in the
+ *                   Lua module, for luafind.find) and the command line
  *     main.c          this file: standard streams, parse, run, exit status
  *     parse.[ch]      argv -> options, paths and an expression tree
  *     expr.[ch]       expression nodes and their evaluation
+ *     prim_*.c        the primaries, one file per family (primary.h)
+ *     prim_lua.c      -lua and --script (executable only, registered below)
  *     output.[ch]     buffered output
- *     diag.[ch]       messages on stderr in find's form
+ *     diag.[ch]       messages on stderr in find's form (or captured)
  *
  * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
  * that could not be read, a write error).
@@ -207,8 +210,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct lf_cmdline cmd;
+	lf_parse_add_primaries(lf_prims_lua); /* -lua: this executable's own */
 	if (lf_parse(argc, argv, &cmd) != 0) {
 		lf_cmdline_free(&cmd);
+		lf_cli_close_lua(&cmd);
 		return 1;
 	}
 	int status = 0;
@@ -224,6 +229,7 @@ int main(int argc, char **argv)
 		status = run(&cmd);
 	}
 	lf_cmdline_free(&cmd);
+	lf_cli_close_lua(&cmd); /* after the expression, whose -lua nodes use it */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		lf_diag("write error");
 		status = 1;

@@ -10,7 +10,13 @@
  * many arguments it takes and how to build its node.  Global options
  * (-maxdepth, -depth, ...) are nodes that evaluate to true, as in find.
  * This file holds the grammar, the options and the core actions.
+ *
+ * lf_parse() reads a whole command line (luafind's options, -H/-L/-P,
+ * paths, expression); lf_parse_find() the expression alone, for roots the
+ * caller gives (luafind.find), without the tables registered by the
+ * executable (-lua) and with one-line messages.
  */
+#define _GNU_SOURCE /* memmem */
 #include "parse.h"
 
 #include "diag.h"
@@ -35,6 +41,8 @@ struct lf_parser {
 	bool seen_non_option; /* a test or action came before: warn on options */
 	bool explicit_depth;  /* -depth was given, not just implied by -delete */
 	bool has_prune;
+	bool registered;      /* look in the registered tables too (lf_parse) */
+	bool caret;           /* show the command line with a caret in errors */
 };
 
 struct lf_expr *lf_parse_node(struct lf_parser *p, const struct lf_primary *prim)
@@ -65,32 +73,36 @@ void lf_parser_consume(struct lf_parser *p, int n)
 	p->consumed = n;
 }
 
-/* "luafind: MESSAGE", then the arguments with a caret under one of them. */
+/*
+ * "luafind: MESSAGE", then (for the command line) the arguments with a
+ * caret under one of them.
+ */
 static void verror(struct lf_parser *p, int argi, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", lf_progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	if (argi < 1 || argi >= p->argc) {
+	FILE *fp = lf_diag_stream();
+	fprintf(fp, "%s: ", lf_progname);
+	vfprintf(fp, fmt, ap);
+	fputc('\n', fp);
+	if (!p->caret || argi < 1 || argi >= p->argc) {
 		return;
 	}
-	int col = fprintf(stderr, "%s:  ", lf_progname);
+	int col = fprintf(fp, "%s:  ", lf_progname);
 	int caret = 0, width = 0;
 	for (int i = 1; i < p->argc; i++) {
 		if (i == argi) {
 			caret = col;
 			width = (int)strlen(p->argv[i]);
 		}
-		col += fprintf(stderr, "%s%s", i > 1 ? " " : "", p->argv[i]) ;
+		col += fprintf(fp, "%s%s", i > 1 ? " " : "", p->argv[i]) ;
 		if (i == argi && i > 1) {
 			caret++;
 		}
 	}
-	fprintf(stderr, "\n%*s", caret, "");
+	fprintf(fp, "\n%*s", caret, "");
 	for (int i = 0; i < (width ? width : 1); i++) {
-		fputc(i ? '~' : '^', stderr);
+		fputc(i ? '~' : '^', fp);
 	}
-	fputc('\n', stderr);
+	fputc('\n', fp);
 }
 
 void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
@@ -221,13 +233,37 @@ const struct lf_primary lf_prims_core[] = {
 	{NULL, 0, 0, NULL, NULL, false},
 };
 
-static const struct lf_primary *const tables[] = {
-	lf_prims_core, lf_prims_tests, lf_prims_output, lf_prims_exec, lf_prims_lua,
+/* The built-in tables, then those registered by lf_parse_add_primaries(). */
+enum { BUILTIN_TABLES = 4, MAX_TABLES = BUILTIN_TABLES + 4 };
+static const struct lf_primary *tables[MAX_TABLES] = {
+	lf_prims_core, lf_prims_tests, lf_prims_output, lf_prims_exec,
 };
+static size_t ntables = BUILTIN_TABLES;
 
-static const struct lf_primary *find_primary(const char *name)
+int lf_parse_add_primaries(const struct lf_primary *table)
 {
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+	for (size_t t = 0; t < ntables; t++) {
+		if (tables[t] == table) {
+			return 0;
+		}
+	}
+	if (ntables == MAX_TABLES) {
+		errno = ENOSPC;
+		return -1;
+	}
+	tables[ntables++] = table;
+	return 0;
+}
+
+/* How many tables @p looks names up in. */
+static size_t tables_in_use(const struct lf_parser *p)
+{
+	return p->registered ? ntables : BUILTIN_TABLES;
+}
+
+static const struct lf_primary *find_primary(const struct lf_parser *p, const char *name)
+{
+	for (size_t t = 0; t < tables_in_use(p); t++) {
 		for (const struct lf_primary *r = tables[t]; r->name; r++) {
 			if (strcmp(r->name, name) == 0) {
 				return r;
@@ -272,7 +308,7 @@ static void unknown_primary(struct lf_parser *p, const char *name)
 	error_here(p, "unknown predicate `%s'", name);
 	const char *best = NULL;
 	size_t best_d = 3;
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+	for (size_t t = 0; t < tables_in_use(p); t++) {
 		for (const struct lf_primary *r = tables[t]; r->name; r++) {
 			size_t d = edit_distance(name, r->name);
 			if (d < best_d) {
@@ -283,6 +319,34 @@ static void unknown_primary(struct lf_parser *p, const char *name)
 	}
 	if (best) {
 		lf_diag("did you mean `%s'?", best);
+	}
+}
+
+/*
+ * Without the caret under the argument (lf_parse_find), the messages of a
+ * primary that failed to parse name it, unless they do already:
+ * "-perm: invalid mode 'u=rwz'".  @s holds messages as diag.c writes them.
+ */
+static void pass_messages(const char *name, const char *s, size_t len, bool failed)
+{
+	FILE *fp = lf_diag_stream();
+	char sep[64];
+	int n = snprintf(sep, sizeof(sep), "\n%s: ", lf_progname);
+	size_t seplen = n > 0 && (size_t)n < sizeof(sep) ? (size_t)n : 0;
+	const char *end = s + len;
+	while (s < end) {
+		const char *next = seplen ? memmem(s, (size_t)(end - s), sep, seplen) : NULL;
+		size_t mlen = next ? (size_t)(next - s) + 1 : (size_t)(end - s);
+		size_t pre = seplen - 1;
+		if (failed && seplen && mlen > pre && memcmp(s, sep + 1, pre) == 0 &&
+		    !memmem(s, mlen, name, strlen(name))) {
+			fwrite(s, 1, pre, fp);
+			fprintf(fp, "%s: ", name);
+			fwrite(s + pre, 1, mlen - pre, fp);
+		} else {
+			fwrite(s, 1, mlen, fp);
+		}
+		s += mlen;
 	}
 }
 
@@ -316,7 +380,7 @@ static struct lf_expr *binary(lf_eval_fn *fn, enum lf_expr_kind kind, const char
 static struct lf_expr *parse_primary(struct lf_parser *p)
 {
 	const char *tok = p->argv[p->pos];
-	const struct lf_primary *prim = find_primary(tok);
+	const struct lf_primary *prim = find_primary(p, tok);
 	if (!prim) {
 		if (tok[0] == '-' && tok[1]) {
 			unknown_primary(p, tok);
@@ -342,7 +406,19 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	if (prim->kind == LF_PRIM_TEST || prim->kind == LF_PRIM_ACTION || prim->kind == LF_PRIM_ACTION_PRINTS) {
 		p->seen_non_option = true;
 	}
-	struct lf_expr *x = prim->parse(p, prim, args);
+	struct lf_expr *x;
+	if (p->caret) {
+		x = prim->parse(p, prim, args);
+	} else {
+		struct lf_diag_capture c;
+		bool captured = lf_diag_capture(&c) == 0;
+		x = prim->parse(p, prim, args);
+		lf_diag_release(&c);
+		if (captured) {
+			pass_messages(tok, c.data, c.len, !x);
+			free(c.data);
+		}
+	}
 	p->pos += 1 + p->consumed;
 	return x;
 }
@@ -522,18 +598,79 @@ static bool looks_like_expression(const char *arg)
 	       strcmp(arg, ",") == 0;
 }
 
-int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
+/* A fresh command line: find's defaults, "now" taken once. */
+static void cmdline_init(struct lf_cmdline *cmd)
 {
-	static const char *const dot[] = {"."};
 	struct lf_walk_opts init = LF_WALK_OPTS_INIT;
 	memset(cmd, 0, sizeof(*cmd));
 	cmd->opts = init;
-	cmd->warn = isatty(STDIN_FILENO);
 	clock_gettime(CLOCK_REALTIME, &cmd->start);
 	cmd->day_start = cmd->start;
 	cmd->day_start.tv_sec -= 86400;
+}
 
-	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd};
+/*
+ * From p->pos on, the expression; then the checks that need all of it, the
+ * implied -print (unless @flags says LF_PARSE_NO_PRINT) and GNU's -O1.
+ */
+static int parse_expression(struct lf_parser *p, unsigned flags)
+{
+	struct lf_cmdline *cmd = p->cmd;
+	int argc = p->argc;
+	char **argv = p->argv;
+	struct lf_expr *x = NULL;
+	if (p->pos < argc) {
+		x = parse_expr(p);
+		if (!x) {
+			return -1;
+		}
+		if (p->pos < argc) {
+			if (is(argv[p->pos], ")", NULL)) {
+				error_here(p, "invalid expression; you have too many ')'");
+			} else {
+				error_here(p, "unexpected extra predicate '%s'", argv[p->pos]);
+			}
+			lf_expr_free(x);
+			return -1;
+		}
+	}
+	if (cmd->delete && cmd->opts.symlinks == LF_LOGICAL) {
+		/* Deleting never goes through a link below the roots. */
+		cmd->opts.symlinks = LF_COMFOLLOW;
+	}
+	if (cmd->delete && p->has_prune && !p->explicit_depth) {
+		error_here(p, "The -delete action automatically turns on -depth, but -prune does nothing when "
+			"-depth is in effect.  If you want to carry on anyway, just explicitly use the -depth "
+			"option.");
+		lf_expr_free(x);
+		return -1;
+	}
+	if (!(flags & LF_PARSE_NO_PRINT) && !lf_expr_has_action(x)) {
+		static const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false};
+		struct lf_expr *pr = lf_parse_node(p, &print);
+		if (!pr) {
+			lf_expr_free(x);
+			return -1;
+		}
+		x = x ? binary(lf_eval_and, LF_EXPR_AND, "-a", x, pr) : pr;
+		if (!x) {
+			return -1;
+		}
+	}
+	optimize(x);
+	cmd->expr = x;
+	cmd->opts.roots = cmd->roots;
+	cmd->opts.nroots = cmd->nroots;
+	return 0;
+}
+
+int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
+{
+	static const char *const dot[] = {"."};
+	cmdline_init(cmd);
+	cmd->warn = isatty(STDIN_FILENO);
+
+	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd, .registered = true, .caret = true};
 
 	/* Long options of luafind itself, and find's leading options. */
 	for (; p.pos < argc; p.pos++) {
@@ -598,57 +735,46 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 		cmd->roots[npaths++] = dot[0];
 	}
 	cmd->nroots = npaths;
+	return parse_expression(&p, 0);
+}
 
-	struct lf_expr *x = NULL;
-	if (p.pos < argc) {
-		x = parse_expr(&p);
-		if (!x) {
-			return -1;
-		}
-		if (p.pos < argc) {
-			if (is(argv[p.pos], ")", NULL)) {
-				error_here(&p, "invalid expression; you have too many ')'");
-			} else {
-				error_here(&p, "unexpected extra predicate '%s'", argv[p.pos]);
-			}
-			lf_expr_free(x);
-			return -1;
+int lf_parse_find(const char *const *roots, size_t nroots, int argc, char **argv, unsigned flags,
+		  struct lf_cmdline *cmd)
+{
+	cmdline_init(cmd);
+	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 0, .cmd = cmd};
+
+	for (; p.pos < argc; p.pos++) {
+		const char *a = argv[p.pos];
+		if (strcmp(a, "-P") == 0) {
+			cmd->opts.symlinks = LF_PHYSICAL;
+		} else if (strcmp(a, "-H") == 0) {
+			cmd->opts.symlinks = LF_COMFOLLOW;
+		} else if (strcmp(a, "-L") == 0) {
+			cmd->opts.symlinks = LF_LOGICAL;
+		} else {
+			break;
 		}
 	}
-	if (cmd->delete && cmd->opts.symlinks == LF_LOGICAL) {
-		/* Deleting never goes through a link below the roots. */
-		cmd->opts.symlinks = LF_COMFOLLOW;
-	}
-	if (cmd->delete && p.has_prune && !p.explicit_depth) {
-		error_here(&p, "The -delete action automatically turns on -depth, but -prune does nothing when "
-			"-depth is in effect.  If you want to carry on anyway, just explicitly use the -depth "
-			"option.");
-		lf_expr_free(x);
+
+	cmd->roots = malloc((nroots ? nroots : 1) * sizeof(*cmd->roots));
+	if (!cmd->roots) {
+		lf_diag("%s", strerror(errno));
 		return -1;
 	}
-	if (!lf_expr_has_action(x)) {
-		static const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false};
-		struct lf_expr *pr = lf_parse_node(&p, &print);
-		if (!pr) {
-			lf_expr_free(x);
-			return -1;
-		}
-		x = x ? binary(lf_eval_and, LF_EXPR_AND, "-a", x, pr) : pr;
-		if (!x) {
-			return -1;
-		}
+	for (size_t i = 0; i < nroots; i++) {
+		cmd->roots[i] = roots[i];
 	}
-	optimize(x);
-	cmd->expr = x;
-	cmd->opts.roots = cmd->roots;
-	cmd->opts.nroots = cmd->nroots;
-	return 0;
+	if (nroots == 0) {
+		cmd->roots[nroots++] = ".";
+	}
+	cmd->nroots = nroots;
+	return parse_expression(&p, flags);
 }
 
 void lf_cmdline_free(struct lf_cmdline *cmd)
 {
 	lf_expr_free(cmd->expr);
-	lf_cli_close_lua(cmd);
 	free(cmd->roots);
 	cmd->expr = NULL;
 	cmd->roots = NULL;

@@ -5,6 +5,13 @@
  * argument that looks like an expression, then an expression of primaries
  * joined by ( ) ! -not -a -and -o -or , with the usual precedence and an
  * implicit -a.  Without an action, -print is implied.
+ *
+ * Two entry points share the grammar, the primaries and the messages:
+ * lf_parse() for the command line, and lf_parse_find() for an embedder (the
+ * Lua binding's luafind.find) that gives the roots apart from the
+ * expression.  This file and everything it parses into needs no Lua: the
+ * -lua primary is a table that the executable registers at run time with
+ * lf_parse_add_primaries(), seen by lf_parse() only.
  */
 #ifndef LF_PARSE_H
 #define LF_PARSE_H
@@ -42,6 +49,18 @@ struct lf_cmdline {
 	char **script_argv;
 };
 
+struct lf_primary;
+
+/**
+ * Add a table of primaries (primary.h) for lf_parse() to look names up in,
+ * after the built-in ones: the executable registers -lua this way, before
+ * lf_parse().  lf_parse_find() never sees these tables.  The table must
+ * outlive every parse; registering the same table twice is a no-op.
+ *
+ * @return 0, or -1 with errno set to ENOSPC when too many are registered
+ */
+int lf_parse_add_primaries(const struct lf_primary *table);
+
 /**
  * Parse @argv.  Errors are reported on stderr in find's words.
  *
@@ -49,7 +68,39 @@ struct lf_cmdline {
  */
 int lf_parse(int argc, char **argv, struct lf_cmdline *cmd);
 
-/** Free what lf_parse() allocated. */
+/** Flags of lf_parse_find(). */
+enum lf_parse_flags {
+	/** No implied -print: the caller consumes the entries the expression is
+	 *  true for.  -print prints only where it is written. */
+	LF_PARSE_NO_PRINT = 1 << 0,
+};
+
+/**
+ * Parse a find expression for roots given apart from it, as an embedder
+ * does.  @argv holds @argc words (NULL-terminated, as argv is), the
+ * expression only, which may start with -H, -L or -P; there are no paths to
+ * find in it and no luafind options (--stats...).  Roots may be any string,
+ * "-x" and "(" included.  With @argc 0, cmd->expr is NULL (true for every
+ * entry) unless -print is implied.
+ *
+ * Only the built-in primaries exist (not those of lf_parse_add_primaries()).
+ * Messages are lf_parse()'s, one line each, without the command line and
+ * its caret; they go to lf_diag_stream(), so a caller can capture them
+ * (diag.h).  Warnings are off unless the expression says -warn.
+ *
+ * @roots (the array and the strings) and @argv (the array and the strings)
+ * are borrowed: they must outlive @cmd, whose expression points into them.
+ *
+ * @return 0, or -1 after reporting a usage error; either way
+ *         lf_cmdline_free() frees @cmd
+ */
+int lf_parse_find(const char *const *roots, size_t nroots, int argc, char **argv, unsigned flags,
+		  struct lf_cmdline *cmd);
+
+/**
+ * Free what lf_parse() or lf_parse_find() allocated.  The CLI's Lua state
+ * (cmd->lua) is not closed here: lf_cli_close_lua() does it, afterwards.
+ */
 void lf_cmdline_free(struct lf_cmdline *cmd);
 
 #endif

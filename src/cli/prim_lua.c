@@ -8,6 +8,10 @@
  * that reads only name or type costs no stat.  A runtime error stops the
  * walk at once (ev->stop): a failing query must never go on, least of all
  * before a -delete.
+ *
+ * This file is part of the executable only: the front end (lf_find) has no
+ * Lua, and main.c registers lf_prims_lua with lf_parse_add_primaries(), so
+ * luafind.find, which parses with the same front end, has no -lua.
  */
 #include "diag.h"
 #include "expr.h"

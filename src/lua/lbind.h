@@ -3,7 +3,9 @@
  *
  * The binding is luafind.c (luaopen_luafind_core and the module functions),
  * walk.c (the walker userdata and its iterator), entry.c (the entry
- * userdata and its fields) and regex.c (regex and glob userdata).  lfcli.c,
+ * userdata and its fields), find.c (find(), a walker whose entries pass a
+ * find expression compiled by the front end, src/cli) and regex.c (regex
+ * and glob userdata).  lfcli.c,
  * the glue the luafind executable calls, uses the same functions to show
  * the CLI's own walker to a -lua expression.
  *
@@ -38,6 +40,8 @@ enum lfb_errors {
 	LFB_ERR_RAISE,     /* raise "PATH: MESSAGE" */
 };
 
+struct lfb_find;
+
 /* Counters of one module instance, for luafind.stats(). */
 struct lfb_state {
 	struct lf_counters total; /* of the walks already closed */
@@ -48,7 +52,8 @@ struct lfb_state {
 /*
  * The walker userdata.  Its user values: LFB_UV_ENTRY0/1, the two entry
  * userdata it hands out alternately; LFB_UV_ROOTS, a table pinning the root
- * strings that roots[] points into; LFB_UV_STATE, the lfb_state userdata.
+ * strings that roots[] points into (and for find(), the expression's words
+ * after them); LFB_UV_STATE, the lfb_state userdata.
  */
 struct lfb_walk {
 	struct lf_walk *w;     /* NULL once closed */
@@ -62,6 +67,8 @@ struct lfb_walk {
 	struct lf_counters counters;  /* final values, once closed */
 	uint64_t entries;             /* entries handed out */
 	bool had_error;               /* final value, once closed */
+	struct lfb_find *find;        /* find()'s front-end state, NULL for walk() */
+	bool find_failed;             /* a test or action failed (find), once closed */
 	size_t nroots;
 	const char *roots[];
 };
@@ -127,6 +134,24 @@ LFB_HIDDEN int lfb_fail(lua_State *L, const char *path, size_t len, int err);
 LFB_HIDDEN void lfb_open_walk(lua_State *L, int state);
 
 /*
+ * Push a new, closed walker userdata for @nroots roots, with its entry
+ * views and its state; roots[] and LFB_UV_ROOTS are the caller's to set.
+ * Call it from a module function whose upvalues are (1) the walker
+ * metatable and (2) the state, as walk() and find() are built.
+ */
+LFB_HIDDEN struct lfb_walk *lfb_walk_new(lua_State *L, size_t nroots);
+
+/* Close @lw (idempotent): what __close, __gc and w:close() do. */
+LFB_HIDDEN void lfb_walk_close(struct lfb_walk *lw);
+
+/*
+ * Open the core walker of @lw with @opts (whose roots must live as long as
+ * @lw) and count it in its state; raises "FN: reason" on failure.
+ */
+LFB_HIDDEN void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts *opts,
+			       const char *fn);
+
+/*
  * Push a walker userdata that wraps a walker owned by C, never closing it.
  * The caller sets ->w and ->cur and bumps ->gen around each use.
  */
@@ -158,6 +183,26 @@ LFB_HIDDEN void lfb_push_field_ids(lua_State *L);
 
 /* Raise the stale-entry error. */
 LFB_HIDDEN int lfb_stale(lua_State *L);
+
+/* ---- find.c ------------------------------------------------------------- */
+
+/* Add find() to the module table on top (upvalue: the state at @state);
+ * after lfb_open_walk(), whose iterator and metatable it shares. */
+LFB_HIDDEN void lfb_open_find(lua_State *L, int state);
+
+/* The iterator step of a find walker (at index 1, open or closed). */
+LFB_HIDDEN int lfb_find_step(lua_State *L, struct lfb_walk *lw);
+
+/*
+ * Finish and free the front-end state of a find walker: run the finish
+ * hooks (pending -exec ... + batches) unless the walk never started, flush
+ * the output, free the expression; sets lw->find_failed and lw->find = NULL.
+ * Never raises (it runs from __close and __gc).
+ */
+LFB_HIDDEN void lfb_find_close(struct lfb_walk *lw);
+
+/* Whether a test or an action of a find walker failed so far. */
+LFB_HIDDEN bool lfb_find_failed(const struct lfb_walk *lw);
 
 /* ---- regex.c ------------------------------------------------------------ */
 

@@ -4,8 +4,10 @@
 #   lf_core (+= regex.c glob.c)  core facades over PCRE2 and fnmatch (no Lua),
 #                  added here if the top level does not list them
 #   lf_lua         OBJECT  the binding: luafind.c walk.c entry.c regex.c
+#                          find.c (luafind.find, over the front end lf_find)
 #   luafind_core   MODULE  lib/luafind/core.so for stock lua5.4, never linked
 #                          against liblua, exporting luaopen_luafind_core only
+#                          (the binding + lf_find + lf_core)
 #   lf_lua_cli     STATIC  lfcli.c + the binding, for the luafind executable
 #                          (the only Lua-side target that links liblua)
 #
@@ -51,16 +53,17 @@ add_library(lf_lua OBJECT
   src/lua/luafind.c
   src/lua/walk.c
   src/lua/entry.c
+  src/lua/find.c
   src/lua/regex.c)
 target_include_directories(lf_lua PRIVATE ${LUA_INCLUDE_DIRS})   # headers only
-target_link_libraries(lf_lua PRIVATE lf_core)
+target_link_libraries(lf_lua PRIVATE lf_core lf_find)
 target_compile_definitions(lf_lua PRIVATE LUAFIND_VERSION="${PROJECT_VERSION}")
 set_target_properties(lf_lua PROPERTIES
   POSITION_INDEPENDENT_CODE ON C_EXTENSIONS ON C_VISIBILITY_PRESET hidden)
 
 # require "luafind.core" in stock lua5.4: lib/luafind/core.so.
 add_library(luafind_core MODULE $<TARGET_OBJECTS:lf_lua>)
-target_link_libraries(luafind_core PRIVATE lf_core)   # never liblua
+target_link_libraries(luafind_core PRIVATE lf_find lf_core)   # never liblua
 target_link_options(luafind_core PRIVATE
   -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/module.map)
 set_target_properties(luafind_core PROPERTIES
@@ -71,7 +74,7 @@ set_target_properties(luafind_core PROPERTIES
 # What the luafind executable links: lfcli.h, the binding, liblua.
 add_library(lf_lua_cli STATIC src/lua/lfcli.c $<TARGET_OBJECTS:lf_lua>)
 target_include_directories(lf_lua_cli PUBLIC src/lua)
-target_link_libraries(lf_lua_cli PUBLIC lf_core PkgConfig::LUA)
+target_link_libraries(lf_lua_cli PUBLIC lf_find lf_core PkgConfig::LUA)
 target_compile_definitions(lf_lua_cli PRIVATE
   LUAFIND_BUILD_BINDIR="${PROJECT_BINARY_DIR}"
   LUAFIND_BUILD_LUADIR="${PROJECT_SOURCE_DIR}/lua"
@@ -108,7 +111,7 @@ if(BUILD_TESTING)
   target_link_libraries(lf_dtunknown PRIVATE ${CMAKE_DL_LIBS})
   set_target_properties(lf_dtunknown PROPERTIES C_EXTENSIONS ON PREFIX "")
 
-  set(LUAFIND_LUA_TESTS module walk entry regex counters pred)
+  set(LUAFIND_LUA_TESTS module walk entry regex counters pred find)
   foreach(t ${LUAFIND_LUA_TESTS})
     if(LUAFIND_LUA54)
       add_test(NAME lua.${t}

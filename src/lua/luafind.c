@@ -1,7 +1,7 @@
 /*
  * luafind.c: luaopen_luafind_core, the only symbol the module exports, and
  * the module-level functions (stats).  The walker, the entry and the regex
- * userdata live in walk.c, entry.c and regex.c.
+ * userdata live in walk.c, entry.c and regex.c; find() in find.c.
  *
  * The module is built as luafind/core.so for stock lua5.4 and linked into
  * the luafind executable and libluafind; it is never linked against liblua,
@@ -54,6 +54,7 @@ __attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
 	lua_setfield(L, mod, "stats");
 	lua_pushvalue(L, mod);
 	lfb_open_walk(L, state);
+	lfb_open_find(L, state);
 	lfb_open_regex(L);
 	lua_pop(L, 1);
 	lua_pushliteral(L, LUAFIND_VERSION);

@@ -13,6 +13,11 @@
  * walking allocates nothing per entry, and an entry kept from the previous
  * step is stale (its generation is behind the walker's) and raises instead
  * of silently describing the next file.
+ *
+ * luafind.find (find.c) returns the same walker userdata with a front-end
+ * state attached (lw->find): the iterator and the close below hand over to
+ * find.c for it, so find's walker has every method and closing rule of
+ * walk's.
  */
 #define _GNU_SOURCE
 #include "lbind.h"
@@ -71,16 +76,22 @@ void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entri
 
 /* ---- closing ------------------------------------------------------------ */
 
-/* Close the core walker, keeping its counters; idempotent. */
+/*
+ * Close the core walker, keeping its counters; idempotent.  A find walker
+ * first finishes its expression (pending -exec ... + batches, output).
+ */
 static void walk_close_core(struct lfb_walk *lw)
 {
 	lw->gen++;
 	lw->cur = NULL;
+	if (lw->find) {
+		lfb_find_close(lw);
+	}
 	if (!lw->w || lw->external) {
 		return;
 	}
 	lw->counters = *lf_walk_counters(lw->w);
-	lw->had_error = lf_walk_had_error(lw->w);
+	lw->had_error = lf_walk_had_error(lw->w) || lw->find_failed;
 	if (lw->st) {
 		add_counters(&lw->st->total, &lw->counters);
 		lw->st->entries += lw->entries;
@@ -96,6 +107,11 @@ static void walk_close_core(struct lfb_walk *lw)
 	}
 	lf_walk_close(lw->w);
 	lw->w = NULL;
+}
+
+void lfb_walk_close(struct lfb_walk *lw)
+{
+	walk_close_core(lw);
 }
 
 static struct lfb_walk *check_walk(lua_State *L, int idx)
@@ -135,6 +151,9 @@ static int walk_iter(lua_State *L)
 		return luaL_error(L, "luafind: this walk belongs to the luafind command line");
 	}
 	lua_settop(L, 1);
+	if (lw->find) {
+		return lfb_find_step(L, lw);
+	}
 	for (;;) {
 		lw->gen++;
 		lw->cur = NULL;
@@ -200,7 +219,7 @@ static int walk_stats(lua_State *L)
 static int walk_had_error(lua_State *L)
 {
 	struct lfb_walk *lw = check_walk(L, 1);
-	lua_pushboolean(L, lw->w ? lf_walk_had_error(lw->w) : lw->had_error);
+	lua_pushboolean(L, lw->w ? lf_walk_had_error(lw->w) || lfb_find_failed(lw) : lw->had_error);
 	return 1;
 }
 
@@ -339,6 +358,45 @@ static void parse_args(lua_State *L, struct walk_args *a)
 	}
 }
 
+struct lfb_walk *lfb_walk_new(lua_State *L, size_t nroots)
+{
+	struct lfb_walk *lw = lua_newuserdatauv(L, sizeof(*lw) + nroots * sizeof(char *), LFB_WALK_NUV);
+	memset(lw, 0, sizeof(*lw));
+	lw->symlinks = LF_PHYSICAL;
+	lw->st = lua_touserdata(L, lua_upvalueindex(2));
+	lw->nroots = nroots;
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_setmetatable(L, -2);
+	int walk = lua_gettop(L);
+	lua_pushvalue(L, lua_upvalueindex(2));
+	lua_setiuservalue(L, walk, LFB_UV_STATE);
+	for (int i = LFB_UV_ENTRY0; i <= LFB_UV_ENTRY1; i++) {
+		struct lfb_entry *le = lua_newuserdatauv(L, sizeof(*le), 1);
+		le->lw = lw;
+		le->gen = 0;
+		luaL_setmetatable(L, LFB_ENTRY);
+		lua_pushvalue(L, walk);
+		lua_setiuservalue(L, -2, 1);
+		lua_setiuservalue(L, walk, i);
+	}
+	return lw;
+}
+
+void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts *opts, const char *fn)
+{
+	lw->w = lf_walk_open(opts);
+	if (!lw->w) {
+		luaL_error(L, "%s: %s", fn, strerror(errno));
+		return;
+	}
+	struct lfb_state *st = lw->st;
+	lw->next = st->open;
+	if (st->open) {
+		st->open->prev = lw;
+	}
+	st->open = lw;
+}
+
 /*
  * walk(root) or walk{root..., option = value...}
  * Returns the iterator, the walker, nil, the walker.
@@ -347,17 +405,11 @@ static int mod_walk(lua_State *L)
 {
 	struct walk_args a;
 	parse_args(L, &a);
-	struct lfb_state *st = lua_touserdata(L, lua_upvalueindex(2));
 
 	/* A closed walker first, so that a memory error leaves nothing open. */
-	struct lfb_walk *lw = lua_newuserdatauv(L, sizeof(*lw) + a.nroots * sizeof(char *), LFB_WALK_NUV);
-	memset(lw, 0, sizeof(*lw));
+	struct lfb_walk *lw = lfb_walk_new(L, a.nroots);
 	lw->symlinks = a.opts.symlinks;
 	lw->errors = a.errors;
-	lw->st = st;
-	lw->nroots = a.nroots;
-	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_setmetatable(L, -2);
 	int walk = lua_gettop(L);
 
 	lua_createtable(L, (int)a.nroots, 0);
@@ -371,29 +423,10 @@ static int mod_walk(lua_State *L)
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	lua_setiuservalue(L, walk, LFB_UV_ROOTS);
-	lua_pushvalue(L, lua_upvalueindex(2));
-	lua_setiuservalue(L, walk, LFB_UV_STATE);
-	for (int i = LFB_UV_ENTRY0; i <= LFB_UV_ENTRY1; i++) {
-		struct lfb_entry *le = lua_newuserdatauv(L, sizeof(*le), 1);
-		le->lw = lw;
-		le->gen = 0;
-		luaL_setmetatable(L, LFB_ENTRY);
-		lua_pushvalue(L, walk);
-		lua_setiuservalue(L, -2, 1);
-		lua_setiuservalue(L, walk, i);
-	}
 
 	a.opts.roots = lw->roots;
 	a.opts.nroots = a.nroots;
-	lw->w = lf_walk_open(&a.opts);
-	if (!lw->w) {
-		return luaL_error(L, "luafind.walk: %s", strerror(errno));
-	}
-	lw->next = st->open;
-	if (st->open) {
-		st->open->prev = lw;
-	}
-	st->open = lw;
+	lfb_walk_start(L, lw, &a.opts, "luafind.walk");
 
 	lua_pushvalue(L, lua_upvalueindex(3)); /* the iterator */
 	lua_pushvalue(L, walk);

@@ -1,0 +1,538 @@
+-- find.lua: luafind.find, find's expression language as a filter of the
+-- walk: the same matches as GNU find for many expressions, the one-string
+-- form split as sh would, parse errors raised with the parser's message,
+-- laziness (stat counters), the same lazy entries as walk (stale checks,
+-- prune), fds released on break, actions (-print, -printf, -exec ... +,
+-- -delete, -quit) and the errors option.
+
+local T = dofile((arg[0]:match("^(.*)/") or ".") .. "/helper.lua")
+local lf = T.lf
+local find = lf.find or lf.core.find
+local work = T.workdir()
+local root = work .. "/t"
+local GNU = "/usr/bin/find"
+
+-- t/ a/{a1.c,a2.h,big.c,sub/deep.txt,sub/s.c,.hidden.c} b/{b1.c,B2.C,empty.c}
+--    empty/ file.txt "with space.txt" it's q"uote dollar$x back\slash
+--    hard (hard link of file.txt) old.c (2001) new.c (2030-ish: future)
+--    link-to-a -> a, link-to-file -> file.txt, broken -> nowhere, -dash/x
+T.sh(table.concat({
+  "mkdir -p " .. T.q(root) .. " && cd " .. T.q(root),
+  "mkdir -p a/sub b empty ./-dash",
+  "echo a1 > a/a1.c && echo a2 > a/a2.h && echo deep > a/sub/deep.txt && echo s > a/sub/s.c",
+  "echo h > a/.hidden.c && head -c 5000 /dev/zero > a/big.c",
+  "echo b1 > b/b1.c && echo B2 > b/B2.C && : > b/empty.c && echo x > ./-dash/x",
+  "echo file > file.txt && echo sp > 'with space.txt' && : > \"it's\" && : > 'q\"uote'",
+  ": > 'dollar$x' && : > 'back\\slash' && ln file.txt hard",
+  "echo old > old.c && touch -d 2001-02-03T04:05:06 old.c",
+  "echo new > new.c && touch -d '+3 days' new.c",
+  "chmod 755 a/a1.c && chmod 600 b/b1.c",
+  "ln -s a link-to-a && ln -s file.txt link-to-file && ln -s nowhere broken",
+}, " && "))
+
+-- The paths an lf.find loop returns, sorted.
+local function collect(roots, ...)
+  local out = {}
+  for e in find(roots, ...) do out[#out + 1] = e.path end
+  table.sort(out)
+  return out
+end
+
+-- GNU find's output for the same roots and words (its implied -print prints
+-- what lf.find returns), sorted.
+local function gnu(opts, roots, words)
+  if type(roots) == "string" then roots = {roots} end
+  local cmd = {GNU}
+  for _, o in ipairs(opts) do cmd[#cmd + 1] = o end
+  for _, r in ipairs(roots) do cmd[#cmd + 1] = T.q(r) end
+  for _, w in ipairs(words) do cmd[#cmd + 1] = T.q(w) end
+  local out = T.capture(table.concat(cmd, " ") .. " 2>/dev/null")
+  return T.sorted(T.lines(out))
+end
+
+-- The number of *.c files.
+local NC = #gnu({}, root, {"-name", "*.c"})
+assert(NC == 8, NC)
+
+-- Differential: lf.find(root, words...) against find root words.
+do
+  local ref = root .. "/file.txt"
+  local uid = T.capture("id -u"):match("%d+")
+  local cases = {
+    {},
+    {"-name", "*.c"},
+    {"-name", "*.c", "-o", "-name", "*.h"},
+    {"-iname", "*.c"},
+    {"-type", "d"},
+    {"-type", "f,l"},
+    {"-type", "f", "-size", "+1k"},
+    {"-size", "-2", "-type", "f"},
+    {"-size", "5000c"},
+    {"-empty"},
+    {"!", "-empty", "-type", "f"},
+    {"-not", "-name", "*.c", "-type", "f"},
+    {"(", "-name", "a*", "-o", "-type", "l", ")", "-a", "!", "-empty"},
+    {"-path", "*/sub/*"},
+    {"-wholename", "*a/a*"},
+    {"-regex", ".*/b[^/]*"},
+    {"-maxdepth", "1", "-name", "*.c"},
+    {"-mindepth", "2", "-type", "f"},
+    {"-depth", "-name", "*.txt"},
+    {"-newer", ref},
+    {"-mtime", "+1000"},
+    {"-mtime", "-1"},
+    {"-mmin", "+60"},
+    {"-perm", "-u+x", "-type", "f"},
+    {"-perm", "600"},
+    {"-links", "2", "-type", "f"},
+    {"-samefile", ref},
+    {"-uid", uid, "-name", "*.h"},
+    {"-nouser"},
+    {"-xtype", "l"},
+    {"-lname", "*file*"},
+    {"-name", "sub", "-prune", "-o", "-type", "f"},
+    {"-name", "x", ",", "-type", "d"},
+    {"-false"},
+    {"-true", "-maxdepth", "0"},
+    {"-name", "*space*"},
+    {"-name", "it's", "-o", "-name", "q\"uote", "-o", "-name", "dollar$x"},
+  }
+  for _, words in ipairs(cases) do
+    T.same(collect(root, table.unpack(words)), gnu({}, root, words), "-- " .. table.concat(words, " "))
+  end
+  -- -H -L -P lead the words; find puts them before the paths.
+  for _, o in ipairs{"-P", "-H", "-L"} do
+    T.same(collect(root, o, "-type", "d"), gnu({o}, root, {"-type", "d"}), o)
+    T.same(collect(root .. "/link-to-a", o, "-name", "*.c"), gnu({o}, root .. "/link-to-a", {"-name", "*.c"}), o)
+  end
+  T.same(collect(root, "-follow", "-type", "f", "-name", "*.c"), gnu({}, root, {"-follow", "-type", "f", "-name", "*.c"}), "-follow")
+  -- Several roots, in a table; roots are never taken for the expression.
+  local roots = {root .. "/a", root .. "/b", root .. "/-dash"}
+  T.same(collect(roots, "-type", "f"), gnu({}, roots, {"-type", "f"}), "roots")
+  -- Numbers are words too.
+  T.same(collect(root, "-maxdepth", 1, "-size", -2), gnu({}, root, {"-maxdepth", "1", "-size", "-2"}), "numbers")
+  -- Without an expression, every entry, like walk.
+  T.same(collect(root), T.sorted(T.collect(root, "path")), "no expression")
+  T.ok("find: same matches as GNU find")
+end
+
+-- A root that starts with "-" (run where it is relative).
+do
+  local out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    for e in find("-dash", "-type", "f") do print(e.path) end
+    for e in find({"-dash", "("}, "-name", "x") do print(e.path, e.visit) end
+  ]]), nil, "cd " .. T.q(root) .. " &&")
+  assert(out == "-dash/x\n-dash/x\tpre\n(\terror\n", out)
+  T.ok("find: roots that look like expressions")
+end
+
+-- One string: split as sh splits words, without expansions.
+do
+  local function same(str, words)
+    T.same(collect(root, str), collect(root, table.unpack(words)), str)
+    T.same(collect(root, str), gnu({}, root, words), str)
+  end
+  same("-name '*.c' -o -name \"*.h\"", {"-name", "*.c", "-o", "-name", "*.h"})
+  same("  -type\tf\n-size  +1k ", {"-type", "f", "-size", "+1k"})
+  same("( -name 'a*' -o -type l ) ! -empty", {"(", "-name", "a*", "-o", "-type", "l", ")", "!", "-empty"})
+  same("-name 'with space.txt'", {"-name", "with space.txt"})
+  same("-name with\\ space.txt", {"-name", "with space.txt"})
+  same("-name \"with space.txt\"", {"-name", "with space.txt"})
+  same("-name 'it'\\''s'", {"-name", "it's"})
+  same("-name it\\'s", {"-name", "it's"})
+  same("-name \"it's\"", {"-name", "it's"})
+  same("-name \"q\\\"uote\"", {"-name", "q\"uote"})
+  same("-name 'dollar$x'", {"-name", "dollar$x"})
+  same("-name \"dollar$x\"", {"-name", "dollar$x"})   -- no expansion
+  same("-name \"dollar\\$x\"", {"-name", "dollar$x"})
+  same("-name 'back\\\\slash'", {"-name", "back\\\\slash"})
+  same("-name \"back\\\\\\\\slash\"", {"-name", "back\\\\slash"}) -- "\\" is one backslash
+  same("-name \"\\a*\"", {"-name", "\\a*"})  -- \a stays two characters in "..."
+  same("-name '' -o -name a\\\nsub", {"-name", "", "-o", "-name", "asub"})
+  same("-newer " .. T.q(root .. "/file.txt"), {"-newer", root .. "/file.txt"})
+  -- One word without blanks or quotes is not split (nothing to split).
+  T.same(collect(root, "-empty"), gnu({}, root, {"-empty"}), "-empty")
+  -- Two words or more are never split.
+  T.same(collect(root, "-name", "with space.txt"), {root .. "/with space.txt"}, "no split")
+  T.raises("luafind.find: unterminated ' quote", find, root, "-name 'x")
+  T.raises("luafind.find: unterminated \" quote", find, root, "-name \"x")
+  T.raises("luafind.find: backslash at the end", find, root, "-name x\\")
+  T.ok("find: one string split as sh would")
+end
+
+-- Parse errors: raised with the parser's message, naming the primary.
+do
+  local base = T.fds()
+  local function err(needle, ...)
+    local msg = T.raises(needle, find, root, ...)
+    assert(msg:sub(1, 14) == "luafind.find: ", msg)
+    assert(not msg:find("\n"), "one line: " .. msg)
+    return msg
+  end
+  assert(err("unknown predicate `-nmae'", "-nmae", "*.c") ==
+    "luafind.find: unknown predicate `-nmae'; did you mean `-name'?")
+  -- Called from Lua code, the message says where, as luaL_error does.
+  local ok, msg = pcall(function() local _ = find(root, "-nmae", "*.c") end)
+  assert(not ok and msg:find("find%.lua:%d+: luafind%.find: unknown predicate `%-nmae'"), msg)
+  err("missing argument to `-name'", "-name")
+  err("missing argument to `-size'", "-type f -size")
+  err("invalid -size type `Q'", "-size", "+1Q")
+  err("-mtime", "-mtime", "yesterday")
+  err("-maxdepth", "-maxdepth", "-1")
+  err("-type", "-type", "q")
+  assert(err("-perm", "-perm", "u=rwz") == "luafind.find: -perm: invalid mode 'u=rwz'")
+  err("I was expecting to find a ')'", "(", "-name", "x")
+  err("you have too many ')'", "-name", "x", ")")
+  err("paths must precede expression: `x'", "x")
+  err("binary operator '-o' with nothing before it", "-o", "-true")
+  err("-regextype", "-regextype", "nonesuch", "-regex", "x")
+  err("missing argument to `-exec'", "-exec", "echo")
+  err("missing argument to `-exec'", "-exec")
+  assert(err("No such file or directory", "-newer", root .. "/nonesuch") ==
+    "luafind.find: -newer: '" .. root .. "/nonesuch': No such file or directory")
+  err("-fprint: '/nonexistent/x': No such file or directory", "-fprint", "/nonexistent/x")
+  err("-regex: invalid regular expression", "-regex", "(")
+  err("expected an expression after '!'", "-true", "!")
+  err("-delete", "-prune", "-delete")
+  -- No luafind options, no -lua: the caller has Lua already.
+  err("unknown predicate `--stats'", "--stats")
+  assert(err("unknown predicate `-lua'", "-lua", "size > 1") ==
+    "luafind.find: unknown predicate `-lua' (-lua is luafind(1)'s; in Lua, test the entry in the loop body)")
+  err("unknown predicate `-lua'", "-name '*.c' -lua 'size > 1'")
+  -- Bad arguments to find itself.
+  T.raises("string or table", find, nil, "-true")
+  T.raises("string or table", find, 42)
+  T.raises("no root given", find, {}, "-true")
+  T.raises("bad argument #3", find, root, "-name", {})
+  T.raises("contains a NUL byte", find, root, "-name", "a\0b")
+  T.raises("root 1 must be a string", find, {false}, "-true")
+  T.raises("bad option 'errors'", find, {root, errors = "ignore"})
+  T.raises("bad option 'sort'", find, {root, sort = 1})
+  T.raises("option 'maxdepth' is written in the expression here (-maxdepth N)", find, {root, maxdepth = 1})
+  T.raises("option 'follow' is written in the expression here (-H, -L or -P)", find, {root, follow = "always"})
+  T.raises("unknown option 'colour'", find, {root, colour = true})
+  -- Nothing leaks from a failed parse (a -fprint file is closed again).
+  for _ = 1, 50 do
+    pcall(find, root, "-fprint", work .. "/fprint.out", "-nmae", "x")
+  end
+  assert(T.fds() == base, "fds after failed parses")
+  T.ok("find: parse errors")
+end
+
+-- The same lazy entries as walk: fields, methods, stale checks.
+do
+  local seen, prev = 0, nil
+  for e in find(root, "-name", "big.c") do
+    seen = seen + 1
+    assert(e.size == 5000 and e.type == "f" and e.name == "big.c" and e.depth == 2)
+    assert(tostring(e) == root .. "/a/big.c")
+    assert(e:snapshot(true).size == 5000)
+    local f = assert(e:open())
+    assert(#f:read("a") == 5000)
+    f:close()
+    prev = e
+  end
+  assert(seen == 1)
+  T.raises("entry used after the walk moved on", function() return prev.name end)
+  local last
+  for e in find(root, "-type", "f") do
+    if last then T.raises("entry used after the walk moved on", function() return last.path end) end
+    last = e
+  end
+  -- e:prune() and w:prune() from the loop body.
+  local got = {}
+  for e in find(root, "-type", "d") do
+    got[#got + 1] = e.path
+    if e.name == "a" then e:prune() end
+  end
+  for _, p in ipairs(got) do assert(not p:find("/a/", 1, true), p) end
+  local it, s, c, w = find(root, "-type", "d")
+  local n = 0
+  for e in it, s, c, w do
+    n = n + 1
+    if e.depth == 0 then w:prune() end
+  end
+  assert(n == 1)
+  assert(tostring(w) == "luafind.Walk (closed)")
+  -- sort = true: each directory's entries in strcmp order, as walk gives.
+  local sorted = {}
+  for e in find({root, sort = true}, "-type", "f") do sorted[#sorted + 1] = e.path end
+  local want = {}
+  for e in lf.walk{root, sort = true} do
+    if e.type == "f" then want[#want + 1] = e.path end
+  end
+  T.same(sorted, want, "sort = true")
+  T.ok("find: entries")
+end
+
+-- Laziness: -name and -type make no stat but the root's; -size one per
+-- entry; a stat-needing test runs only where the cheap ones passed.
+do
+  local function stats(...)
+    local it, s, c, w = find(root, ...)
+    local n = 0
+    for _ in it, s, c, w do n = n + 1 end
+    return w:stats(), n
+  end
+  local all = #T.collect(root, "path")
+  local st, n = stats("-name", "*.c")
+  assert(n == NC, n)
+  assert(st.stats == 1 and st.stats_follow == 0, st.stats)
+  assert(st.entries == all, st.entries)
+  st = stats("-type", "d", "-o", "-name", "*.h")
+  assert(st.stats == 1, st.stats)
+  st = stats("-size", "+0")
+  assert(st.stats == all and st.stats_follow == 0, ("stats=%d entries=%d"):format(st.stats, all))
+  -- -O1: "-size +1k -name '*.c'" stats the .c files only (and the root).
+  st, n = stats("-size", "+1k", "-name", "*.c")
+  assert(n == 1 and st.stats == 1 + NC, st.stats)
+  -- Reading e.size of a yielded entry reuses the test's stat.
+  local it, s, c, w = find(root, "-name", "*.c", "-size", "-100k")
+  for e in it, s, c, w do assert(e.size < 100 * 1024) end
+  assert(w:stats().stats == 1 + NC, w:stats().stats)
+  -- lf.stats() counts find's walks too.
+  local before = lf.stats().stats
+  stats("-size", "+0")
+  assert(lf.stats().stats == before + all)
+  T.ok("find: laziness")
+end
+
+-- Closing: break, an error in the body, close(), the end all release fds.
+do
+  local base = T.fds()
+  for _ = 1, 3 do
+    for _ in find(root, "-type", "f") do break end
+  end
+  assert(T.fds() == base, "fds after break")
+  for _ = 1, 3 do
+    pcall(function()
+      for _ in find(root, "-type", "f") do error("boom") end
+    end)
+  end
+  assert(T.fds() == base, "fds after an error")
+  local it, s, c, w = find(root, "-name", "*.c")
+  it(s, c)
+  w:close()
+  assert(it(s, c) == nil and w:close() == true)
+  assert(T.fds() == base, "fds after close()")
+  -- Deep enough to hold several directory fds open when breaking.
+  T.sh("mkdir -p " .. T.q(work .. "/deep/1/2/3/4/5/6/7/8/9") .. " && : > " .. T.q(work .. "/deep/1/2/3/4/5/6/7/8/9/leaf"))
+  for e in find(work .. "/deep", "-name", "leaf") do
+    assert(T.fds() > base, "directories open while walking")
+    break
+  end
+  assert(T.fds() == base, "fds after a deep break")
+  -- Dropped without closing: the collector closes it.
+  do
+    local it2, s2 = find(root, "-type", "f")
+    it2(s2)
+  end
+  collectgarbage()
+  collectgarbage()
+  assert(T.fds() == base, "fds after collection")
+  T.ok("find: closing")
+end
+
+-- -quit: the entry it runs on is returned if the expression is true, then
+-- the walk ends.
+do
+  local n = 0
+  for e in find(root, "-type", "f", "-quit") do n = n + 1 assert(e.type == "f") end
+  assert(n == 1, n)
+  n = 0
+  for _ in find(root, "-quit", "-false") do n = n + 1 end
+  assert(n == 0)
+  local it, s, c, w = find(root, "-name", "*.c", "-quit")
+  assert(it(s, c).name:match("%.c$"))
+  assert(it(s, c) == nil)
+  assert(w:stats().entries < #T.collect(root, "path"))
+  T.ok("find: -quit")
+end
+
+-- Actions print to standard output (no implied -print), in a child.
+do
+  local lines = T.lines
+  local out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    io.write("before\n")
+    local n = 0
+    for e in find(%q, "-name", "*.c") do n = n + 1 end
+    io.write("silent ", n, "\n")
+    for e in find(%q, "-name", "*.c", "-print") do end
+    io.write("between\n")
+    for e in find(%q, "-type f -printf '%%P %%s %%m\n'") do end
+    io.write("after\n")
+  ]]):format(root, root, root))
+  local l = lines(out)
+  assert(l[1] == "before" and l[2] == "silent " .. NC, out)
+  local b = 0
+  for i, x in ipairs(l) do if x == "between" then b = i end end
+  assert(b > 0 and l[#l] == "after", out)
+  local printed = {}
+  for i = 3, b - 1 do printed[#printed + 1] = l[i] end
+  T.same(T.sorted(printed), gnu({}, root, {"-name", "*.c"}), "-print")
+  local printf = {}
+  for i = b + 1, #l - 1 do printf[#printf + 1] = l[i] end
+  local want = T.sorted(T.lines(T.capture(GNU .. " " .. T.q(root) .. " -type f -printf '%P %s %m\\n'")))
+  T.same(T.sorted(printf), want, "-printf")
+
+  -- -print where written only; flushed when the loop breaks.
+  out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    local n = 0
+    for e in find(%q, "-type", "f", "-print") do n = n + 1 break end
+    io.write("n ", n, "\n")
+    for e in find(%q, "-name 'a*' -print0 -o -name 'b*.c'") do end
+    io.write("\n")
+  ]]):format(root, root))
+  l = lines(out)
+  assert(#l == 3 and l[1]:sub(1, #root) == root and l[2] == "n 1", out)
+  local nul = {}
+  for p in l[3]:gmatch("([^%z]+)%z") do nul[#nul + 1] = p end
+  T.same(T.sorted(nul), gnu({}, root, {"-name", "a*"}), "-print0")
+
+  -- -exec ... + runs its batch at the end, and when the loop breaks.
+  out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    local n = 0
+    for e in find(%q, "-name", "*.c", "-exec", "echo", "batch", "{}", "+") do
+      n = n + 1
+      if n == 3 then break end
+    end
+    io.write("n ", n, "\n")
+    for e in find(%q, "-name", "*.h", "-exec", "echo", "all", "{}", "+") do end
+    for e in find(%q, "-name", "*.txt", "-exec", "test", "-s", "{}", ";") do print("nonempty", e.name) end
+  ]]):format(root, root, root))
+  l = lines(out)
+  local words = {}
+  for w in l[1]:gmatch("%S+") do words[#words + 1] = w end
+  assert(words[1] == "batch" and #words == 4, out)
+  assert(l[2] == "n 3", out)
+  assert(l[3] == "all " .. root .. "/a/a2.h", out)
+  T.same(T.sorted({l[4], l[5], l[6]}),
+    {"nonempty\tdeep.txt", "nonempty\tfile.txt", "nonempty\twith space.txt"}, "-exec ;")
+  assert(#l == 6, out)
+  -- -quit after -print: one line.
+  out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    for e in find(%q, "-name '*.c' -print -quit") do end
+  ]]):format(root))
+  assert(#lines(out) == 1 and out:match("%.c\n$"), out)
+  T.ok("find: actions")
+end
+
+-- -fprint: files written and closed at the end; while one walk writes to
+-- files, no other may be compiled with -fprint & co (the front end shares a
+-- file between all its users and closes it when the first one finishes).
+do
+  local out1, out2 = work .. "/fprint1", work .. "/fprint2"
+  for _ in find(root, "-name", "*.h", "-fprint", out1, "-fprintf", out2, "%f\n") do end
+  assert(T.read(out1) == root .. "/a/a2.h\n" and T.read(out2) == "a2.h\n")
+  for _ in find(root, "-name", "*.h", "-fprint", out1) do
+    T.raises("luafind.find: -fprint: another luafind.find that writes to files is still open",
+      find, root, "-fprint", out1)
+    T.raises("-fls: another luafind.find", find, root, "-fls", out2)
+    for _ in find(root, "-name", "*.h", "-print0", "-false") do end -- other actions are fine
+  end
+  assert(T.read(out1) == root .. "/a/a2.h\n")
+  for _ in find(root, "-name", "*.h", "-fprint", out2) do end -- closed: allowed again
+  assert(T.read(out2) == root .. "/a/a2.h\n")
+  T.ok("find: -fprint")
+end
+
+-- -delete: the entries it deleted are returned; / is refused.
+do
+  local d = work .. "/del"
+  T.sh("mkdir -p " .. T.q(d .. "/x/y") .. " && cd " .. T.q(d) ..
+    " && : > x/1.o && : > x/y/2.o && : > x/keep.c && : > 3.o")
+  local gone = collect(d, "-name", "*.o", "-delete")
+  T.same(gone, {d .. "/3.o", d .. "/x/1.o", d .. "/x/y/2.o"}, "-delete")
+  T.same(collect(d, "-type", "f"), {d .. "/x/keep.c"}, "after -delete")
+  local it, s, c, w = find(d, "-depth", "-type", "d", "-empty", "-delete")
+  for _ in it, s, c, w do end
+  assert(w:stats().unlinks == 1)
+  T.same(collect(d), {d, d .. "/x", d .. "/x/keep.c"}, "empty dirs deleted")
+  T.raises("luafind.find: refusing to delete '/': it is the root directory /", find, "/", "-maxdepth", "0", "-delete")
+  T.raises("luafind.find: refusing to delete '//'", find, {"/tmp", "//"}, "-maxdepth", "0", "-delete")
+  T.ok("find: -delete")
+end
+
+-- errors: error entries as walk's option says; the expression's own
+-- failures on stderr, or raised with errors = "raise".
+do
+  local missing = work .. "/missing"
+  local got = {}
+  for e in find({missing, root .. "/empty"}, "-type", "d") do
+    got[#got + 1] = e.path .. " " .. e.visit .. " " .. tostring(e.error)
+  end
+  T.same(got, {missing .. " error " .. missing .. ": No such file or directory",
+    root .. "/empty pre nil"}, "errors = yield (default)")
+  local it, s, c, w = find({missing, root .. "/empty", errors = "skip"}, "-type", "d")
+  got = {}
+  for e in it, s, c, w do got[#got + 1] = e.path end
+  T.same(got, {root .. "/empty"}, "errors = skip")
+  assert(w:had_error() == true)
+  T.raises(missing .. ": No such file or directory", function()
+    for _ in find({missing, errors = "raise"}, "-true") do end
+  end)
+  local out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    local n = 0
+    for e in find({%q, errors = "warn"}) do n = n + 1 end
+    print("entries", n)
+  ]]):format(missing))
+  assert(out == "luafind: '" .. missing .. "': No such file or directory\nentries\t0\n", out)
+  -- -ignore_readdir_race drops vanished files below the roots, not roots.
+  local n = 0
+  for e in find({missing}, "-ignore_readdir_race") do n = n + 1 assert(e.error) end
+  assert(n == 1)
+
+  local nodac = T.nodac()
+  if not nodac then
+    T.skip("find: stat failures inside tests", "running as root without capsh to drop DAC")
+  else
+    -- A directory that can be read but not searched: its names are listed,
+    -- but stat of each fails inside -size.
+    local ns = work .. "/nosearch"
+    T.sh("mkdir -p " .. T.q(ns) .. " && : > " .. T.q(ns .. "/f") .. " && chmod 644 " .. T.q(ns))
+    out = T.run_lua(work, ([[
+      local lf = require "luafind"
+      local find = lf.find or lf.core.find
+      local it, s, c, w = find(%q, "-name", "f", "-size", "-1k")
+      for e in it, s, c, w do print("match", e.path) end
+      print("had_error", w:had_error())
+      print(pcall(function()
+        for e in find({%q, errors = "raise"}, "-name", "f", "-size", "-1k") do end
+      end))
+    ]]):format(ns, ns), "", nodac)
+    T.sh("chmod 755 " .. T.q(ns))
+    assert(out == ("luafind: '%s/f': Permission denied\nhad_error\ttrue\nfalse\t'%s/f': Permission denied\n")
+      :format(ns, ns), out)
+  end
+  T.ok("find: errors")
+end
+
+-- Options before tests warn only with -warn (on stderr, the walk goes on).
+do
+  local out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    local n = 0
+    for e in find(%q, "-name", "*.c", "-maxdepth", "1") do n = n + 1 end
+    print("quiet", n)
+    for e in find(%q, "-warn", "-name", "*.c", "-maxdepth", "1") do n = n + 1 end
+    print("warned", n)
+  ]]):format(root, root))
+  local l = T.lines(out)
+  assert(l[1] == "quiet 2" or l[1] == "quiet\t2", out)
+  assert(l[2]:find("^luafind: warning: you have specified the global option %-maxdepth after the argument %*%.c"), out)
+  assert(l[3] == "warned\t4", out)
+  T.ok("find: warnings")
+end
