@@ -104,6 +104,7 @@ struct sink {
 	ino_t ino;
 	struct lf_out out; /* SINK_STDERR and SINK_FILE */
 	int refs;
+	int active;  /* users whose walk has not finished: the last one closes */
 	bool tty;    /* names are shown with '?' for what cannot be displayed */
 	bool closed; /* the finish hook has run */
 };
@@ -144,7 +145,8 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 	int fd = -1;
 	struct stat st = {0};
 	if (kind == SINK_FILE) {
-		fd = open(name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		/* Truncated below only if no open sink is the same file already. */
+		fd = open(name, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
 		if (fd < 0 || fstat(fd, &st) != 0) {
 			int err = errno;
 			if (fd >= 0) {
@@ -164,10 +166,19 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 				close(fd);
 			}
 			s->refs++;
+			s->active++;
 			return s;
 		}
 	}
 
+	if (kind == SINK_FILE && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
+		int err = errno;
+		close(fd);
+		char *q = quoted(name);
+		lf_parse_error(p, argoff, "%s: %s", q ? q : name, strerror(err));
+		free(q);
+		return NULL;
+	}
 	struct sink *s = calloc(1, sizeof(*s));
 	if (!s || (kind != SINK_STDOUT && lf_out_init(&s->out, kind == SINK_FILE ? fd : STDERR_FILENO) != 0)) {
 		lf_parse_error(p, argoff, "%s", strerror(ENOMEM));
@@ -182,6 +193,7 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 	s->dev = st.st_dev;
 	s->ino = st.st_ino;
 	s->refs = 1;
+	s->active = 1;
 	s->tty = isatty(kind == SINK_FILE ? fd : kind == SINK_STDOUT ? STDOUT_FILENO : STDERR_FILENO);
 	s->next = sinks;
 	sinks = s;
@@ -205,10 +217,20 @@ static void sink_report(const struct sink *s, struct lf_eval *ev, int err)
 	ev->status = 1;
 }
 
-/* Flush and close a sink after the walk; report its first write error. */
+/*
+ * One user of a sink is done with its walk: flush, and close when it was the
+ * last (several lf.find expressions may share one file); report the first
+ * write error.
+ */
 static void sink_finish(struct sink *s, struct lf_eval *ev)
 {
 	if (s->closed) {
+		return;
+	}
+	if (--s->active > 0) {
+		if (s->kind != SINK_STDOUT) {
+			lf_out_flush(&s->out); /* an error is kept and reported by the last */
+		}
 		return;
 	}
 	s->closed = true;
@@ -689,6 +711,7 @@ struct segment {
 
 struct action {
 	struct sink *sink;
+	bool finished; /* its walk is over: the sink no longer waits for it */
 	struct segment *segs;
 	size_t nsegs;
 	bool need_stat; /* a directive reads the walk's stat data */
@@ -1451,6 +1474,9 @@ static void action_free(void *data)
 	}
 	free(a->segs);
 	if (a->sink) {
+		if (!a->finished) {
+			a->sink->active--; /* abandoned: the others need not wait */
+		}
 		sink_release(a->sink);
 	}
 	free(a);
@@ -1459,7 +1485,10 @@ static void action_free(void *data)
 static void action_finish(struct lf_expr *x, struct lf_eval *ev)
 {
 	struct action *a = x->data;
-	sink_finish(a->sink, ev);
+	if (!a->finished) {
+		a->finished = true;
+		sink_finish(a->sink, ev);
+	}
 }
 
 /*

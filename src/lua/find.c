@@ -60,30 +60,7 @@ struct lfb_find {
 	bool quit;        /* -quit, or a fatal error: end at the next step */
 	bool out_reported; /* a write error on standard output was raised */
 	unsigned yield_gen; /* the walker's generation at the last entry handed out */
-	bool writes_files; /* has -fprint & co: counted in file_writers */
 };
-
-/*
- * The front end shares an output file between every action that names it,
- * process-wide, and closes it when the first expression using it finishes
- * (prim_output.c: one expression per run in the command line).  So while a
- * find walker that writes to files is open, no other expression with such
- * an action may be compiled: it would truncate the file, or write to it
- * after it was closed.
- */
-static unsigned file_writers;
-
-static bool is_file_output(const char *name)
-{
-	return strcmp(name, "-fprint") == 0 || strcmp(name, "-fprint0") == 0 || strcmp(name, "-fprintf") == 0 ||
-	       strcmp(name, "-fls") == 0;
-}
-
-static bool has_file_output(const struct lf_expr *x)
-{
-	return x && ((x->kind == LF_EXPR_PRIMARY && x->name && is_file_output(x->name)) ||
-		     has_file_output(x->lhs) || has_file_output(x->rhs));
-}
 
 /* ---- closing ------------------------------------------------------------ */
 
@@ -104,9 +81,6 @@ void lfb_find_close(struct lfb_walk *lw)
 		}
 	}
 	lw->find_failed = f->ev.status != 0;
-	if (f->writes_files) {
-		file_writers--;
-	}
 	if (f->has_cmd) {
 		lf_cmdline_free(&f->cmd);
 	}
@@ -591,13 +565,6 @@ static int mod_find(lua_State *L)
 		lua_pop(L, 1);
 	}
 
-	for (int i = 0; file_writers > 0 && i < nwords; i++) {
-		if (is_file_output(f->argv[i])) {
-			return luaL_error(L, FN ": %s: another luafind.find that writes to files is still open "
-					  "(close it first)", f->argv[i]);
-		}
-	}
-
 	struct lf_diag_capture cap;
 	lf_diag_capture(&cap);
 	f->has_cmd = true;
@@ -613,10 +580,6 @@ static int mod_find(lua_State *L)
 	fflush(stdout);
 	if (cap.len > 0) {
 		fwrite(cap.data, 1, cap.len, stderr); /* warnings (-warn) */
-	}
-	if (has_file_output(f->cmd.expr)) {
-		f->writes_files = true;
-		file_writers++;
 	}
 	const char *slash = root_is_slash(&f->cmd);
 	if (slash) {
