@@ -79,6 +79,22 @@ void lf_diag_quote(FILE *fp, const char *s, size_t len)
 	fputc('\'', fp);
 }
 
+char *lf_diag_quoted(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	if (!fp) {
+		return NULL;
+	}
+	lf_diag_quote(fp, s, strlen(s));
+	if (fclose(fp) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 void lf_diag_path(const char *path, size_t len, int err)
 {
 	FILE *fp = lf_diag_stream();

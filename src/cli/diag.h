@@ -33,6 +33,12 @@ FILE *lf_diag_stream(void);
  */
 FILE *lf_diag_redirect(FILE *fp);
 
+/**
+ * @s quoted as lf_diag_quote() does, in a new string (free it), or NULL on
+ * ENOMEM.
+ */
+char *lf_diag_quoted(const char *s);
+
 /** "luafind: 'path': strerror(err)" */
 void lf_diag_path(const char *path, size_t len, int err);
 

@@ -134,25 +134,14 @@ bool lf_eval_quit(const struct lf_expr *x, struct lf_eval *ev)
 
 const char *lf_expr_basename(const struct lf_entry *e, char *buf, size_t size)
 {
-	if (e->depth > 0) {
-		return e->path + e->nameoff;
+	size_t len;
+	const char *name = lf_entry_name(e, &len);
+	if (name[len] == '\0') {
+		return name;
 	}
-	size_t end = e->pathlen;
-	while (end > 1 && e->path[end - 1] == '/') {
-		end--;
-	}
-	size_t start = end;
-	while (start > 0 && e->path[start - 1] != '/') {
-		start--;
-	}
-	if (start == end) {
-		return "/";
-	}
-	if (end == e->pathlen) {
-		return e->path + start;
-	}
-	size_t len = end - start < size - 1 ? end - start : size - 1;
-	memcpy(buf, e->path + start, len);
+	/* A root with trailing slashes: the fnmatch subject needs its own NUL. */
+	len = len < size - 1 ? len : size - 1;
+	memcpy(buf, name, len);
 	buf[len] = '\0';
 	return buf;
 }
@@ -171,17 +160,9 @@ bool lf_eval_type(const struct lf_expr *x, struct lf_eval *ev)
 /* Whether the last component of a root is "." or "..". */
 static bool ends_in_dots(const struct lf_entry *e)
 {
-	size_t end = e->pathlen;
-	while (end > 1 && e->path[end - 1] == '/') {
-		end--;
-	}
-	size_t start = end;
-	while (start > 0 && e->path[start - 1] != '/') {
-		start--;
-	}
-	size_t len = end - start;
-	return (len == 1 && e->path[start] == '.') ||
-	       (len == 2 && e->path[start] == '.' && e->path[start + 1] == '.');
+	size_t len;
+	const char *name = lf_entry_name(e, &len);
+	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
 bool lf_eval_delete(const struct lf_expr *x, struct lf_eval *ev)

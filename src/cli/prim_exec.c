@@ -109,23 +109,6 @@ struct target {
 
 /* ---- parsing ------------------------------------------------------------ */
 
-/* A string in find's quotes, for messages; NULL without memory. */
-static char *quote(const char *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	if (!fp) {
-		return NULL;
-	}
-	lf_diag_quote(fp, s, strlen(s));
-	if (fclose(fp) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /*
  * -execdir finds its command on PATH from the file's directory, so an empty,
  * "." or relative entry would run a program planted there: GNU refuses.
@@ -150,7 +133,7 @@ static bool path_is_safe(struct lf_parser *p, const char *action)
 		}
 		if (s[0] != '/') {
 			char *entry = strndup(s, len);
-			char *q = entry ? quote(entry) : NULL;
+			char *q = entry ? lf_diag_quoted(entry) : NULL;
 			lf_parse_error(p, 0,
 				       "The relative path %s is included in the PATH environment variable, which "
 				       "is insecure in combination with the %s action of find.  Please remove that "
@@ -266,7 +249,7 @@ static struct lf_expr *parse_exec(struct lf_parser *p, const struct lf_primary *
 			return NULL;
 		}
 		if (strcmp(args[brace_at], "{}") != 0) {
-			char *q = quote(args[brace_at]);
+			char *q = lf_diag_quoted(args[brace_at]);
 			lf_parse_error(p, 1 + brace_at, "In '%s ... {} +' the '{}' must appear by itself, but you specified %s",
 				       prim->name, q ? q : "?");
 			free(q);

@@ -112,23 +112,6 @@ struct sink {
 /* Open sinks, so that a file named twice is opened once (GNU's sharefile). */
 static struct sink *sinks;
 
-/* Quote @s as find quotes file names in messages; NULL on ENOMEM. */
-static char *quoted(const char *s)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *fp = open_memstream(&buf, &len);
-	if (!fp) {
-		return NULL;
-	}
-	lf_diag_quote(fp, s, strlen(s));
-	if (fclose(fp) != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
 /*
  * The sink for @name, opened (created, truncated) now.  On failure, reports
  * "'name': reason" against argument @argoff and returns NULL.
@@ -152,7 +135,7 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 			if (fd >= 0) {
 				close(fd);
 			}
-			char *q = quoted(name);
+			char *q = lf_diag_quoted(name);
 			lf_parse_error(p, argoff, "%s: %s", q ? q : name, strerror(err));
 			free(q);
 			return NULL;
@@ -174,7 +157,7 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 	if (kind == SINK_FILE && S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) {
 		int err = errno;
 		close(fd);
-		char *q = quoted(name);
+		char *q = lf_diag_quoted(name);
 		lf_parse_error(p, argoff, "%s: %s", q ? q : name, strerror(err));
 		free(q);
 		return NULL;

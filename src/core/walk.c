@@ -983,6 +983,28 @@ void lf_walk_prune(struct lf_walk *w)
 	w->pruned = true;
 }
 
+const char *lf_entry_name(const struct lf_entry *e, size_t *len)
+{
+	if (e->depth > 0) {
+		*len = e->pathlen - e->nameoff;
+		return e->path + e->nameoff;
+	}
+	size_t end = e->pathlen;
+	while (end > 1 && e->path[end - 1] == '/') {
+		end--;
+	}
+	size_t start = end;
+	while (start > 0 && e->path[start - 1] != '/') {
+		start--;
+	}
+	if (start == end && end > 0) {
+		*len = 1;
+		return "/";
+	}
+	*len = end - start;
+	return e->path + start;
+}
+
 int lf_entry_delete(struct lf_entry *e)
 {
 	struct entry_priv *p = (struct entry_priv *)e;

@@ -139,6 +139,17 @@ struct lf_entry {
 	size_t root;         /**< index of the root this entry is under */
 };
 
+/**
+ * The entry's name as find's tests see it: the last component of the path;
+ * for a root, without its trailing slashes, and "/" for a root of slashes
+ * only ("dir/" -> "dir", "//" -> "/").  Not NUL-terminated for a root
+ * that ends in a slash.
+ *
+ * @param len set to the name's length
+ * @return a pointer into e->path (or to a static "/")
+ */
+const char *lf_entry_name(const struct lf_entry *e, size_t *len);
+
 /** Which stat data lf_entry_stat() returns. */
 enum lf_follow {
 	LF_NOFOLLOW = 0, /**< the link itself (lstat) */

@@ -97,22 +97,9 @@ void lfb_push_entry(lua_State *L, int walk_idx)
 /* The name: the last component, also for a root given as "a/b/" or "/". */
 static void push_name(lua_State *L, const struct lf_entry *e)
 {
-	if (e->depth > 0) {
-		lua_pushlstring(L, e->path + e->nameoff, e->pathlen - e->nameoff);
-		return;
-	}
-	size_t end = e->pathlen;
-	while (end > 1 && e->path[end - 1] == '/') {
-		end--;
-	}
-	size_t start = end;
-	while (start > 0 && e->path[start - 1] != '/') {
-		start--;
-	}
-	if (start == end) {
-		start = end - (end > 0); /* "/" (or "" for an empty root) */
-	}
-	lua_pushlstring(L, e->path + start, end - start);
+	size_t len;
+	const char *name = lf_entry_name(e, &len);
+	lua_pushlstring(L, name, len);
 }
 
 /* User or group name of @id, cached per Lua state; nil if it has none. */
