@@ -104,7 +104,11 @@ bool lf_eval_false(const struct lf_expr *x, struct lf_eval *ev)
 bool lf_eval_print(const struct lf_expr *x, struct lf_eval *ev)
 {
 	(void)x;
-	lf_out_write(ev->out, ev->entry->path, ev->entry->pathlen);
+	if (ev->out->tty) {
+		lf_out_write_name_tty(ev->out, ev->entry->path, ev->entry->pathlen);
+	} else {
+		lf_out_write(ev->out, ev->entry->path, ev->entry->pathlen);
+	}
 	lf_out_putc(ev->out, '\n');
 	return true;
 }

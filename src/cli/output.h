@@ -13,6 +13,7 @@
 struct lf_out {
 	int fd;
 	int err;    /**< first write error (errno), or 0 */
+	bool tty;   /**< a terminal: -print shows undisplayable bytes as '?' */
 	size_t len;
 	size_t cap;
 	char *buf;
@@ -41,6 +42,12 @@ static inline void lf_out_write(struct lf_out *o, const char *data, size_t len)
 		lf_out_write_slow(o, data, len);
 	}
 }
+
+/**
+ * Append a file name for a terminal, as GNU find does: bytes or characters
+ * the locale cannot display become '?' (prim_output.c).
+ */
+void lf_out_write_name_tty(struct lf_out *o, const char *name, size_t len);
 
 /** Append one byte. */
 static inline void lf_out_putc(struct lf_out *o, char c)

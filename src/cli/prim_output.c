@@ -1409,6 +1409,20 @@ static bool eval_ls(const struct lf_expr *x, struct lf_eval *ev)
 	return true;
 }
 
+void lf_out_write_name_tty(struct lf_out *o, const char *name, size_t len)
+{
+	locale_t old = enter_locale();
+	char *copy = malloc(len + 1);
+	if (copy) {
+		memcpy(copy, name, len);
+		lf_out_write(o, copy, qmark(copy, len));
+		free(copy);
+	} else {
+		lf_out_write(o, name, len);
+	}
+	leave_locale(old);
+}
+
 /* ---- -fprint, -fprint0 ------------------------------------------------------ */
 
 static bool eval_fprint(const struct lf_expr *x, struct lf_eval *ev)

@@ -234,4 +234,26 @@ check_lua() {
 	rm -rf "$t"
 }
 
+# On a terminal, -print shows undisplayable bytes as '?', as GNU find does.
+check_tty() {
+	if ! command -v script >/dev/null 2>&1; then
+		echo "skipped: no script(1) to make a terminal"
+		return
+	fi
+	d=$work/tty
+	rm -rf "$d"
+	mkdir -p "$d"
+	nl='
+'
+	: >"$d/new${nl}line"
+	: >"$d/$(printf 'bad\377byte')"
+	: >"$d/$(printf 'tab\tname')"
+	: >"$d/plain"
+	(cd "$work" && LC_ALL=C script -qc "$luafind tty" /dev/null) | tr -d '\r' | sort >"$work/l.tty"
+	(cd "$work" && LC_ALL=C script -qc "/usr/bin/find tty" /dev/null) | tr -d '\r' | sort >"$work/f.tty"
+	cmp -s "$work/l.tty" "$work/f.tty" || fail "terminal output differs: $(diff "$work/l.tty" "$work/f.tty" | head -5)"
+	grep -q 'new?line' "$work/l.tty" || fail "no ? for a newline on a terminal"
+	echo "ok: names on a terminal as GNU find shows them"
+}
+
 "check_$check"
