@@ -146,8 +146,6 @@ int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino)
 	return 0;
 }
 
-int lf_bfs_evict(struct lf_walk *w);
-
 /*
  * Close the fd of the shallowest unpinned frame below the top, recording its
  * identity first so that a reopen can be checked.  Shallow frames are the

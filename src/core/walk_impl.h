@@ -97,6 +97,7 @@ int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino);
 
 /* Breadth-first engine (walk_bfs.c). */
 int lf_bfs_next(struct lf_walk *w);
+int lf_bfs_evict(struct lf_walk *w); /* the breadth-first eviction, 0 or -1 */
 void lf_bfs_free(struct lf_walk *w);
 
 #endif

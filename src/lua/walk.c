@@ -358,6 +358,24 @@ static void parse_args(lua_State *L, struct walk_args *a)
 	}
 }
 
+/*
+ * The walker's two entry objects, handed out alternately (no allocation per
+ * entry; an entry kept from the previous step is detected as stale).  Each
+ * pins the walker at stack index @walk in its user value.
+ */
+static void make_entries(lua_State *L, struct lfb_walk *lw, int walk)
+{
+	for (int i = LFB_UV_ENTRY0; i <= LFB_UV_ENTRY1; i++) {
+		struct lfb_entry *le = lua_newuserdatauv(L, sizeof(*le), 1);
+		le->lw = lw;
+		le->gen = 0;
+		luaL_setmetatable(L, LFB_ENTRY);
+		lua_pushvalue(L, walk);
+		lua_setiuservalue(L, -2, 1);
+		lua_setiuservalue(L, walk, i);
+	}
+}
+
 struct lfb_walk *lfb_walk_new(lua_State *L, size_t nroots)
 {
 	struct lfb_walk *lw = lua_newuserdatauv(L, sizeof(*lw) + nroots * sizeof(char *), LFB_WALK_NUV);
@@ -370,15 +388,7 @@ struct lfb_walk *lfb_walk_new(lua_State *L, size_t nroots)
 	int walk = lua_gettop(L);
 	lua_pushvalue(L, lua_upvalueindex(2));
 	lua_setiuservalue(L, walk, LFB_UV_STATE);
-	for (int i = LFB_UV_ENTRY0; i <= LFB_UV_ENTRY1; i++) {
-		struct lfb_entry *le = lua_newuserdatauv(L, sizeof(*le), 1);
-		le->lw = lw;
-		le->gen = 0;
-		luaL_setmetatable(L, LFB_ENTRY);
-		lua_pushvalue(L, walk);
-		lua_setiuservalue(L, -2, 1);
-		lua_setiuservalue(L, walk, i);
-	}
+	make_entries(L, lw, walk);
 	return lw;
 }
 
@@ -443,15 +453,7 @@ struct lfb_walk *lfb_walk_wrap(lua_State *L)
 	lw->symlinks = -1;
 	luaL_setmetatable(L, LFB_WALK);
 	int walk = lua_gettop(L);
-	for (int i = LFB_UV_ENTRY0; i <= LFB_UV_ENTRY1; i++) {
-		struct lfb_entry *le = lua_newuserdatauv(L, sizeof(*le), 1);
-		le->lw = lw;
-		le->gen = 0;
-		luaL_setmetatable(L, LFB_ENTRY);
-		lua_pushvalue(L, walk);
-		lua_setiuservalue(L, -2, 1);
-		lua_setiuservalue(L, walk, i);
-	}
+	make_entries(L, lw, walk);
 	return lw;
 }
 
