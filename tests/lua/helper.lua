@@ -34,6 +34,14 @@ function T.capture(cmd)
   return out, ok, code
 end
 
+-- How Lua names a script file in messages: luaO_chunkid keeps at most
+-- LUA_IDSIZE (60) bytes of "@path", so a long path is shown as "..." and
+-- its last 56 bytes. Tests run from any clone path, so expect that.
+function T.chunkname(path)
+  if #path + 1 <= 60 then return path end
+  return "..." .. path:sub(-56)
+end
+
 function T.workdir()
   local dir = assert(arg[1], "usage: TEST.lua WORKDIR")
   T.sh("chmod -R u+rwx " .. T.q(dir) .. " 2>/dev/null; rm -rf " .. T.q(dir) .. " && mkdir -p " .. T.q(dir))

@@ -148,12 +148,13 @@ do
   T.write(script, "local function f()\n  error('failed here')\nend\nf()\n")
   local out3, ok3, code3 = T.capture(T.q(host) .. " --script " .. T.q(script) .. " 2>&1")
   assert(not ok3 and code3 == 1)
-  assert(out3:find("luafind: " .. script .. ":2: failed here\nstack traceback:\n", 1, true), out3)
-  assert(out3:find(script .. ":4: in main chunk", 1, true), out3)
+  local chunk = T.chunkname(script)
+  assert(out3:find("luafind: " .. chunk .. ":2: failed here\nstack traceback:\n", 1, true), out3)
+  assert(out3:find(chunk .. ":4: in main chunk", 1, true), out3)
 
   T.write(script, "local x = = 1\n")
   local out4, ok4, code4 = T.capture(T.q(host) .. " --script " .. T.q(script) .. " 2>&1")
-  assert(not ok4 and code4 == 1 and out4 == "luafind: " .. script .. ":1: unexpected symbol near '='\n", out4)
+  assert(not ok4 and code4 == 1 and out4 == "luafind: " .. chunk .. ":1: unexpected symbol near '='\n", out4)
 
   local out5, ok5 = T.capture(T.q(host) .. " --script " .. T.q(work .. "/nope.lua") .. " 2>&1")
   assert(not ok5 and out5 == "luafind: cannot open " .. work .. "/nope.lua: No such file or directory\n", out5)
