@@ -35,8 +35,8 @@ foreach(t ${_lf_libs})
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
 endforeach()
 target_link_libraries(luafind_static INTERFACE
-  $<BUILD_INTERFACE:PkgConfig::PCRE2> $<INSTALL_INTERFACE:luafind::pcre2>)
-target_link_libraries(luafind_shared PRIVATE PkgConfig::PCRE2)
+  $<BUILD_INTERFACE:PkgConfig::PCRE2> $<INSTALL_INTERFACE:luafind::pcre2> Threads::Threads)
+target_link_libraries(luafind_shared PRIVATE PkgConfig::PCRE2 Threads::Threads)
 target_link_options(luafind_shared PRIVATE
   -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/libluafind.map)
 set_target_properties(luafind_shared PROPERTIES

@@ -68,6 +68,7 @@ struct lf_expr {
 	int cmp;                   /**< -1, 0, +1 for -N, N, +N arguments */
 	struct timespec ref;       /**< a reference time (-newer, -mtime...) */
 	bool needs_stat;           /**< evaluation may stat (for reordering) */
+	bool stats_every;          /**< evaluation stats every entry (-size...) */
 	bool impure;               /**< has effects beyond its value (-lua): never reordered */
 	void *data;                /**< a primary's own state, freed by destroy */
 	void (*destroy)(void *data);

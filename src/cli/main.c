@@ -118,9 +118,9 @@ static void print_stats(const struct lf_counters *c, uint64_t entries)
 	fprintf(stderr,
 		"%s: stats: entries=%" PRIu64 " opens=%" PRIu64 " reopens=%" PRIu64 " closes=%" PRIu64
 		" getdents=%" PRIu64 " stats=%" PRIu64 " stats_follow=%" PRIu64 " fd_stats=%" PRIu64
-		" unlinks=%" PRIu64 "\n",
+		" unlinks=%" PRIu64 " stats_ahead=%" PRIu64 "\n",
 		lf_progname, entries, c->opens, c->reopens, c->closes, c->getdents, c->stats,
-		c->stats_follow, c->fd_stats, c->unlinks);
+		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead);
 }
 
 /*

@@ -54,7 +54,8 @@ struct lf_expr *lf_parse_node(struct lf_parser *p, const struct lf_primary *prim
 		return NULL;
 	}
 	x->is_action = prim->kind == LF_PRIM_ACTION;
-	x->needs_stat = prim->needs_stat;
+	x->needs_stat = prim->needs_stat != LF_STAT_NONE;
+	x->stats_every = prim->needs_stat == LF_STAT_EVERY;
 	return x;
 }
 
@@ -658,6 +659,17 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		}
 	}
 	optimize(x);
+	/*
+	 * When the test evaluated first stats every entry, the walker may stat
+	 * ahead in a second thread without making a stat more.
+	 */
+	const struct lf_expr *first = x;
+	while (first && first->kind != LF_EXPR_PRIMARY) {
+		first = first->lhs;
+	}
+	if (first && first->stats_every) {
+		cmd->opts.flags |= LF_WALK_STAT_AHEAD;
+	}
 	cmd->expr = x;
 	cmd->opts.roots = cmd->roots;
 	cmd->opts.nroots = cmd->nroots;

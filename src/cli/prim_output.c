@@ -1518,6 +1518,7 @@ static struct lf_expr *output_node(struct lf_parser *p, const struct lf_primary 
 	if (format) {
 		/* For the optimizer: whether evaluating may stat (%Y does for links). */
 		x->needs_stat = a->need_stat;
+		x->stats_every = a->need_stat; /* then it stats before anything else */
 		for (size_t i = 0; i < a->nsegs; i++) {
 			if (a->segs[i].kind == SEG_FORMAT && a->segs[i].conv == 'Y') {
 				x->needs_stat = true;
@@ -1559,11 +1560,11 @@ static struct lf_expr *parse_fprint(struct lf_parser *p, const struct lf_primary
 }
 
 const struct lf_primary lf_prims_output[] = {
-	{"-fls", LF_PRIM_ACTION, 1, parse_fprint, eval_ls, true},
+	{"-fls", LF_PRIM_ACTION, 1, parse_fprint, eval_ls, LF_STAT_EVERY},
 	{"-fprint", LF_PRIM_ACTION, 1, parse_fprint, eval_fprint, false},
 	{"-fprint0", LF_PRIM_ACTION, 1, parse_fprint, eval_fprint0, false},
 	{"-fprintf", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_fprintf, eval_printf, false},
-	{"-ls", LF_PRIM_ACTION, 0, parse_ls, eval_ls, true},
+	{"-ls", LF_PRIM_ACTION, 0, parse_ls, eval_ls, LF_STAT_EVERY},
 	{"-printf", LF_PRIM_ACTION, 1, parse_printf, eval_printf, false},
 	{NULL, 0, 0, NULL, NULL, false},
 };

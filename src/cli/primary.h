@@ -40,6 +40,13 @@ typedef struct lf_expr *lf_parse_fn(struct lf_parser *p, const struct lf_primary
 /** A primary that takes its arguments up to a terminator (-exec ... ;). */
 #define LF_NARGS_VARIADIC (-1)
 
+/** Whether evaluating a primary stats the entry (false and true work too). */
+enum lf_stat_use {
+	LF_STAT_NONE = 0,  /**< never */
+	LF_STAT_MAYBE = 1, /**< for some entries: ordered after cheap tests */
+	LF_STAT_EVERY = 2, /**< for every entry (-size, -mtime...): also ordered after */
+};
+
 /** One row of a family's table. */
 struct lf_primary {
 	const char *name;       /**< "-name"; NULL ends a table */
@@ -47,7 +54,7 @@ struct lf_primary {
 	int nargs;              /**< arguments it takes, or LF_NARGS_VARIADIC */
 	lf_parse_fn *parse;
 	lf_eval_fn *eval;
-	bool needs_stat;        /**< evaluating it may stat: ordered after cheap tests */
+	enum lf_stat_use needs_stat;
 };
 
 /** The tables, one per family. */

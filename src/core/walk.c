@@ -134,6 +134,18 @@ void lf_walk_close_fd(struct lf_walk *w, int fd)
 	}
 }
 
+/* Give up a frame's stat-ahead window; due before its fd is closed. */
+static void release_window(struct lf_walk *w, struct lf_frame *f)
+{
+	if (f->pf) {
+		uint64_t wasted = 0;
+		lf_prefetch_release(w->prefetch, f->pf, &wasted);
+		w->counters.stats += wasted;
+		w->counters.stats_ahead += wasted;
+		f->pf = NULL;
+	}
+}
+
 int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino)
 {
 	struct lf_stat st;
@@ -166,6 +178,10 @@ static int evict_one(struct lf_walk *w)
 				continue;
 			}
 			f->flags |= F_HAVE_ID;
+		}
+		if (f->pf) {
+			/* Keep what the thread has made: the walk comes back for it. */
+			lf_prefetch_stop(w->prefetch, f->pf);
 		}
 		lf_walk_close_fd(w, f->fd);
 		f->fd = -1;
@@ -293,6 +309,7 @@ void lf_walk_reset_entry(struct lf_walk *w)
 	w->ent.pub.loop_pathlen = 0;
 	w->ent.pub.root = w->cur_root;
 	w->ent.follow_walk = is_logical(w);
+	w->ent.pf = NULL;
 }
 
 const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how)
@@ -306,6 +323,15 @@ const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how)
 
 	if (!maybe_link && p->cache_err[1] >= 0) {
 		slot = 1; /* not a link: a follow result serves both */
+	}
+	if (p->cache_err[slot] < 0 && slot == 0 && p->pf) {
+		int err = lf_pf_take(p->pf, p->pf_idx, &p->cache[0]);
+		p->pf = NULL;
+		if (err >= 0) {
+			w->counters.stats++;
+			w->counters.stats_ahead++;
+			p->cache_err[0] = err;
+		}
 	}
 	if (p->cache_err[slot] < 0) {
 		if (slot) {
@@ -603,6 +629,9 @@ static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
 	f->flags = (need_post ? F_NEED_POST : 0) | (w->pend.have_id ? F_HAVE_ID : 0) | (pinned ? F_PINNED : 0) |
 		   (w->pend.via_link ? F_VIA_LINK : 0);
 	f->hnext = -1;
+	f->pf = NULL;
+	f->pf_next = 0;
+	f->pf_none = 0;
 	if (fd >= 0 && idx < w->evict_from) {
 		w->evict_from = idx;
 	}
@@ -646,6 +675,7 @@ static int descend(struct lf_walk *w)
 			w->arenatop = parent->start;
 			parent->cur = parent->end = parent->start;
 			if (!need_post && parent->depth > 0 && !is_logical(w)) {
+				release_window(w, parent);
 				lf_walk_close_fd(w, parent->fd);
 				w->nframes--;
 			}
@@ -745,6 +775,67 @@ static int visit_root(struct lf_walk *w)
 	return w->opts.order != LF_ORDER_POST && w->opts.mindepth <= 0;
 }
 
+/*
+ * Hand the names from the top frame's cursor on to the stat-ahead thread,
+ * unless fewer than two are left: the walker is about to stat the first.
+ */
+static void submit_window(struct lf_walk *w, struct lf_frame *top)
+{
+	const char *names[LF_PF_WINDOW];
+	unsigned n = 0;
+	for (size_t cur = top->cur; cur < top->end && n < LF_PF_WINDOW;) {
+		struct lf_dirent *d;
+		if (top->flags & F_SORTED) {
+			d = (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + cur));
+			cur += sizeof(size_t);
+		} else {
+			d = (struct lf_dirent *)(w->arena + cur);
+			cur += d->d_reclen;
+		}
+		if (!lf_dir_is_dot(d->d_name)) {
+			names[n++] = d->d_name;
+		}
+	}
+	if (n < 2) {
+		return;
+	}
+	if (!w->prefetch && !(w->prefetch = lf_prefetch_new())) {
+		w->stat_ahead = false;
+		return;
+	}
+	/*
+	 * With LF_PF_MAX_WINDOWS live (a deep tree), this directory goes
+	 * without: dropping a shallower window would waste stats made for it.
+	 */
+	top->pf = lf_prefetch_submit(w->prefetch, top->fd, names, n);
+	top->pf_next = 0;
+	if (!top->pf && errno == EBUSY) {
+		top->pf_none = n - 1; /* not again for each of these names */
+	} else if (!top->pf) {
+		w->stat_ahead = false; /* no thread or no memory: stat as usual */
+	}
+}
+
+/* The stat-ahead window and slot of the top frame's next child, if any. */
+static struct lf_pf_window *window_slot(struct lf_walk *w, struct lf_frame *top, unsigned *idx)
+{
+	if (top->pf_none) {
+		top->pf_none--;
+		return NULL;
+	}
+	if (top->pf && top->pf_next == lf_pf_window_count(top->pf)) {
+		release_window(w, top);
+	}
+	if (!top->pf) {
+		submit_window(w, top);
+		if (!top->pf) {
+			return NULL;
+		}
+	}
+	*idx = top->pf_next++;
+	return top->pf;
+}
+
 /* Visit the next record of the top frame.  1: entry ready, 0: go on. */
 static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 {
@@ -754,7 +845,13 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 	int depth = top->depth + 1;
 	int at_fd = top->fd;
 	size_t toplen = top->pathlen;
+	struct lf_pf_window *pf = NULL;
+	unsigned pf_idx = 0;
 
+	/* Entries above -mindepth are never evaluated: not worth a stat. */
+	if (w->stat_ahead && depth >= w->opts.mindepth) {
+		pf = window_slot(w, top, &pf_idx);
+	}
 	consume_record(w, top);
 	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
 		return set_fatal(w, errno);
@@ -776,6 +873,8 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 	e->ino = d->d_ino;
 	e->at_fd = at_fd;
 	e->at_name = w->path + off;
+	w->ent.pf = pf;
+	w->ent.pf_idx = pf_idx;
 
 	if (lf_walk_resolve_type(w) != 0) {
 		e->visit = LF_VISIT_ERROR;
@@ -875,6 +974,7 @@ static int pop_frame(struct lf_walk *w)
 		}
 		f = &w->frames[t];
 	}
+	release_window(w, f);
 	lf_walk_close_fd(w, f->fd);
 	w->arenatop = f->start;
 	if (is_logical(w) && (f->flags & F_HAVE_ID)) {
@@ -955,6 +1055,8 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	}
 	w->opts = *opts;
 	w->ent.w = w;
+	w->stat_ahead = (opts->flags & LF_WALK_STAT_AHEAD) && opts->order == LF_ORDER_PRE &&
+			opts->symlinks != LF_LOGICAL;
 	w->max_fds = opts->max_fds > 0 ? (opts->max_fds < 3 ? 3 : opts->max_fds) : default_max_fds();
 	if (lf_walk_grow_path(w, 256) != 0) {
 		free(w);
@@ -1048,6 +1150,10 @@ int lf_walk_close(struct lf_walk *w)
 	if (!w) {
 		return 0;
 	}
+	uint64_t wasted = 0;
+	lf_prefetch_free(w->prefetch, &wasted); /* before the fds its windows use */
+	w->counters.stats += wasted;
+	w->counters.stats_ahead += wasted;
 	for (size_t i = 0; i < w->nframes; i++) {
 		lf_walk_close_fd(w, w->frames[i].fd);
 	}

@@ -91,6 +91,16 @@ enum lf_walk_flags {
 	LF_WALK_SORT = 1 << 0,
 	/** Do not descend into directories on other filesystems (-xdev). */
 	LF_WALK_XDEV = 1 << 1,
+	/**
+	 * Stat entries in a second thread, ahead of the walk.  For callers that
+	 * will stat every entry (lf_entry_stat with LF_FOLLOW_WALK) anyway, such
+	 * as a query whose first test reads a stat field: the stats overlap with
+	 * the walk, and there are no more of them than without the flag.  Set it
+	 * for anything else and entries the caller never stats are stat'ed too.
+	 * Applies to depth-first pre-order walks not under LF_LOGICAL, to the
+	 * entries below the roots; ignored otherwise.
+	 */
+	LF_WALK_STAT_AHEAD = 1 << 2,
 };
 
 /** Options of a walk. */
@@ -117,6 +127,7 @@ struct lf_counters {
 	uint64_t stats_follow; /**< stat of an entry, following links */
 	uint64_t fd_stats;     /**< stat of an open directory fd (identity checks) */
 	uint64_t unlinks;      /**< unlinkat calls */
+	uint64_t stats_ahead;  /**< of the stats, those made ahead by a second thread */
 };
 
 /** One file the walk reached.  See the lifetime rules above. */

@@ -5,6 +5,7 @@
 #ifndef LF_WALK_IMPL_H
 #define LF_WALK_IMPL_H
 
+#include "prefetch.h"
 #include "walk.h"
 
 #include <stdbool.h>
@@ -30,6 +31,8 @@ struct entry_priv {
 	bool follow_walk;      /* LF_FOLLOW_WALK means follow for this entry */
 	int cache_err[2];      /* per follow mode: -1 untried, 0 ok, else errno */
 	struct lf_stat cache[2];
+	struct lf_pf_window *pf; /* where the stat-ahead thread may have its stat */
+	unsigned pf_idx;
 };
 
 /* A directory on the depth-first stack. */
@@ -42,6 +45,9 @@ struct lf_frame {
 	int depth;
 	unsigned flags;
 	int hnext; /* next frame in the same loop-detection bucket, or -1 */
+	struct lf_pf_window *pf; /* its names being stat'ed ahead, or NULL */
+	unsigned pf_next;        /* the window's slot of the next child */
+	unsigned pf_none;        /* children to visit without a window */
 };
 
 struct bfs_state;
@@ -76,6 +82,9 @@ struct lf_walk {
 		int depth;
 		bool have_id, read_it, root, via_link;
 	} pend;
+
+	struct lf_prefetch *prefetch; /* LF_WALK_STAT_AHEAD, started on first use */
+	bool stat_ahead;              /* the flag applies to this walk */
 
 	struct bfs_state *bfs;
 	bool had_error;

@@ -36,6 +36,7 @@ static void add_counters(struct lf_counters *to, const struct lf_counters *c)
 	to->stats_follow += c->stats_follow;
 	to->fd_stats += c->fd_stats;
 	to->unlinks += c->unlinks;
+	to->stats_ahead += c->stats_ahead;
 }
 
 void lfb_state_totals(const struct lfb_state *st, struct lf_counters *c, uint64_t *entries)
@@ -50,7 +51,7 @@ void lfb_state_totals(const struct lfb_state *st, struct lf_counters *c, uint64_
 
 void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entries)
 {
-	lua_createtable(L, 0, 9);
+	lua_createtable(L, 0, 10);
 	static const struct {
 		const char *name;
 		size_t off;
@@ -63,6 +64,7 @@ void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entri
 		{"stats_follow", offsetof(struct lf_counters, stats_follow)},
 		{"fd_stats", offsetof(struct lf_counters, fd_stats)},
 		{"unlinks", offsetof(struct lf_counters, unlinks)},
+		{"stats_ahead", offsetof(struct lf_counters, stats_ahead)},
 	};
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
 		uint64_t v;

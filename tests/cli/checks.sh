@@ -21,10 +21,10 @@ counter() {
 	sed -n "s/.* $1=\([0-9]*\).*/\1/p"
 }
 
-# Stat-family syscalls made by listing $1, counted by strace.
+# Stat-family syscalls made by "luafind $@", in all threads, counted by strace.
 stat_calls() {
 	# LeakSanitizer cannot run under ptrace.
-	ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/strace.txt" "$luafind" "$1" >/dev/null
+	ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/strace.txt" "$luafind" "$@" >/dev/null
 	awk '$NF ~ /^(newfstatat|statx|lstat|stat|fstat|fstatat64)$/ { s += $4 } END { print s + 0 }' "$work/strace.txt"
 }
 
@@ -67,6 +67,17 @@ check_zero_stats() {
 	[ "$n" -eq 10001 ] || fail "-size made $n stats, expected 10001"
 	n=$("$luafind" --stats "$t" -size -1k -name 'f1' 2>&1 >/dev/null | counter stats)
 	[ "$n" -eq 101 ] || fail "-size -1k -name f1 made $n stats, expected 101 (reordered)"
+	for args in "-type f -size +0" "-mtime -1 -o -name x" "-newer $t -print0" "! -perm -000" "-ls" "-printf %s\n"; do
+		# shellcheck disable=SC2086
+		stats=$("$luafind" --stats "$t" $args 2>&1 >/dev/null)
+		n=$(echo "$stats" | counter stats)
+		want=10001
+		case $args in -type*) want=9901 ;; esac
+		[ "$n" -eq $want ] || fail "$args made $n stats, expected $want ($stats)"
+		ahead=$(echo "$stats" | counter stats_ahead)
+		[ "$ahead" -le "$n" ] || fail "$args: stats_ahead=$ahead > stats=$n"
+		[ "$want" -eq 10001 ] || [ "$ahead" -eq 0 ] || fail "$args: stat-ahead ran for a test that skips entries"
+	done
 	echo "ok: -name/-type make no stat, -size one per entry, cheap tests first"
 	if command -v strace >/dev/null 2>&1; then
 		# The stat calls of walking 10,001 entries, minus those of walking
@@ -76,6 +87,13 @@ check_zero_stats() {
 		base=$(stat_calls "$work/empty")
 		[ "$n" -eq "$base" ] || fail "strace: $n stat calls for 10,001 entries, $base for an empty dir"
 		echo "ok: strace counted $n stat calls for 10,001 entries, as for an empty directory"
+		# -size stats every entry, in a second thread ahead of the walk:
+		# still exactly one stat per entry, whichever thread makes it.
+		n=$(stat_calls "$t" -size +0)
+		[ "$n" -eq $((base + 10000)) ] || fail "strace: -size made $n stat calls, expected $base + 10000"
+		n=$(stat_calls "$t" -type f -size +0)
+		[ "$n" -eq $((base + 9900)) ] || fail "strace: -type f -size made $n stat calls, expected $base + 9900"
+		echo "ok: strace counted one stat per entry for -size, one per file for -type f -size"
 	fi
 	rm -rf "$t"
 }

@@ -2022,6 +2022,112 @@ static void test_close_midway(void **state)
 	}
 }
 
+/* ---- tests: stat ahead ---------------------------------------------------------- */
+
+struct ahead_arg {
+	int every;       /* stat every n-th entry (1: all) */
+	size_t returned; /* entries below the roots */
+	size_t statted;
+};
+
+/* Stat (some) entries and check the result against the kernel's. */
+static void ahead_cb(struct lf_walk *w, struct lf_entry *e, void *arg)
+{
+	struct ahead_arg *a = arg;
+	(void)w;
+	if (e->visit == LF_VISIT_ERROR || e->depth == 0) {
+		return;
+	}
+	if (a->returned++ % (size_t)a->every != 0) {
+		return;
+	}
+	a->statted++;
+	struct stat sb;
+	assert_int_equal(fstatat(e->at_fd, e->at_name, &sb, AT_SYMLINK_NOFOLLOW), 0);
+	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+	assert_non_null(st);
+	assert_int_equal(st->ino, sb.st_ino);
+	assert_int_equal(st->mode, sb.st_mode);
+	assert_int_equal(st->size, sb.st_size);
+	assert_int_equal(st->nlink, sb.st_nlink);
+	assert_ptr_equal(lf_entry_stat(e, LF_NOFOLLOW), st); /* cached, whoever made it */
+}
+
+/*
+ * LF_WALK_STAT_AHEAD: the same results as statting in the walker, one stat
+ * per entry in all, through window renewals (a directory of 700 names),
+ * evictions (max_fds 3), sorted records and -mindepth.
+ */
+static void test_stat_ahead(void **state)
+{
+	(void)state;
+	struct strvec made = {0};
+	make_deep_and_wide(&made);
+	mk(&made, "t/big/");
+	for (int i = 0; i < 700; i++) {
+		mkf(&made, i % 50 ? "t/big/f%03d" : "t/big/d%03d/", i);
+	}
+	mk(&made, "t/lnk -> big");
+	sv_free(&made);
+	const char *roots[] = {"t"};
+	for (int variant = 0; variant < 8; variant++) {
+		struct lf_walk_opts o = opts_for(roots, 1, LF_ORDER_PRE);
+		o.flags = LF_WALK_STAT_AHEAD | (variant & 1 ? LF_WALK_SORT : 0);
+		o.max_fds = variant & 2 ? 3 : 0;
+		o.mindepth = variant & 4 ? 2 : 0;
+		struct ahead_arg arg = {.every = 1};
+		struct result r;
+		run_walk(&o, &r, ahead_cb, &arg, true);
+		assert_int_equal(r.last, 0);
+		assert_true(arg.statted > 1000);
+		/* One stat per entry, plus the root's to start the walk. */
+		assert_int_equal(r.c.stats, arg.statted + 1);
+		assert_int_equal(r.c.stats_follow, 0);
+		assert_true(r.c.stats_ahead <= r.c.stats);
+		free_result(&r);
+	}
+
+	/* A caller that stats only some entries gets right results; the
+	 * thread's stats for the others are counted, not hidden. */
+	struct lf_walk_opts o = opts_for(roots, 1, LF_ORDER_PRE);
+	o.flags = LF_WALK_STAT_AHEAD;
+	struct ahead_arg arg = {.every = 3};
+	struct result r;
+	run_walk(&o, &r, ahead_cb, &arg, true);
+	assert_true(r.c.stats >= arg.statted + 1 && r.c.stats <= arg.returned + 1);
+	free_result(&r);
+
+	/* Where it does not apply, it changes nothing. */
+	for (int k = 0; k < 2; k++) {
+		o = opts_for(roots, 1, k ? LF_ORDER_POST : LF_ORDER_BREADTH);
+		o.flags = LF_WALK_STAT_AHEAD;
+		arg = (struct ahead_arg){.every = 1};
+		run_walk(&o, &r, ahead_cb, &arg, true);
+		assert_int_equal(r.c.stats_ahead, 0);
+		assert_int_equal(r.c.stats, arg.statted + 1);
+		free_result(&r);
+	}
+
+	/* Closed midway, with windows live: no fd or memory left behind. */
+	for (int stop = 1; stop < 1500; stop = stop * 4 + 1) {
+		o = opts_for(roots, 1, LF_ORDER_PRE);
+		o.flags = LF_WALK_STAT_AHEAD;
+		o.max_fds = stop % 2 ? 3 : 0;
+		int before = lowest_free_fd();
+		struct lf_walk *w = lf_walk_open(&o);
+		assert_non_null(w);
+		open_walker = w;
+		struct lf_entry *e;
+		for (int i = 0; i < stop; i++) {
+			assert_int_equal(lf_walk_next(w, &e), 1);
+			assert_non_null(lf_entry_stat(e, LF_FOLLOW_WALK));
+		}
+		open_walker = NULL;
+		assert_int_equal(lf_walk_close(w), 0);
+		assert_int_equal(lowest_free_fd(), before);
+	}
+}
+
 /* ---- tests: deleting ----------------------------------------------------------- */
 
 struct delete_arg {
@@ -2355,6 +2461,7 @@ int main(int argc, char **argv)
 		T(test_logical_reopen_through_link),
 		T(test_getdents_error),
 		T(test_close_midway),
+		T(test_stat_ahead),
 		T(test_stat_cache),
 		T(test_no_stats_when_listing),
 		T(test_dtype_unknown),

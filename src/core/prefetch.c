@@ -1,0 +1,306 @@
+/*
+ * prefetch.c: the stat-ahead thread.  See prefetch.h for the contract.
+ *
+ * Each name has a slot whose state is claimed by compare-and-swap, so the
+ * walker and the thread never both stat a name.  The thread works on the
+ * newest window (the walker is in the deepest directory), from its last name
+ * backwards, while the walker stats from the front: they meet in the middle
+ * and each makes about half of the stats.  Working in the same direction
+ * would serialize them: the walker, which has less to do per entry, would
+ * catch up with the thread and wait on every stat it has in flight.
+ * The mutex guards the list of windows and which window the thread is in;
+ * slot states are lock-free.
+ */
+#define _GNU_SOURCE
+#include "prefetch.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	SLOT_PENDING = 0, /* nobody has it yet */
+	SLOT_BUSY,        /* the thread is statting it */
+	SLOT_DONE,        /* the thread's result is ready */
+	SLOT_TAKEN,       /* the walker has it (stats it itself, or took the result) */
+};
+
+/*
+ * How long the idle thread polls for the next window before it sleeps.
+ * The walker submits a window per directory, a few microseconds apart: a
+ * futex wake for each would cost more than the poll.
+ */
+#define IDLE_SPINS 400
+/* How long the walker polls an in-flight stat before yielding the CPU. */
+#define BUSY_SPINS 2000
+
+struct slot {
+	atomic_int state;
+	int err;
+	unsigned nameoff;
+	struct lf_stat st;
+};
+
+struct lf_pf_window {
+	struct lf_pf_window *older, *newer; /* the live list, under the mutex */
+	int dir_fd;
+	unsigned count;
+	unsigned left; /* names before the thread's cursor (it works downwards); the thread's own */
+	atomic_bool cancelled;
+	char *names;
+	struct slot slots[];
+};
+
+struct lf_prefetch {
+	pthread_mutex_t lock;
+	pthread_cond_t work;   /* a window arrived, or stop */
+	pthread_cond_t left;   /* the thread left a window */
+	pthread_t thread;
+	bool started, stop, sleeping;
+	atomic_uint submitted; /* polled by the idle thread */
+	struct lf_pf_window *oldest, *newest;
+	struct lf_pf_window *current; /* the window the thread is in */
+	unsigned live;
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* The newest window with names nobody has started on; under the lock. */
+static struct lf_pf_window *pick(struct lf_prefetch *pf)
+{
+	for (struct lf_pf_window *win = pf->newest; win; win = win->older) {
+		if (!atomic_load_explicit(&win->cancelled, memory_order_relaxed) &&
+		    win->left > 0) {
+			return win;
+		}
+	}
+	return NULL;
+}
+
+static void work_on(struct lf_pf_window *win)
+{
+	while (win->left > 0 && !atomic_load_explicit(&win->cancelled, memory_order_relaxed)) {
+		struct slot *s = &win->slots[--win->left];
+		int expect = SLOT_PENDING;
+		if (!atomic_compare_exchange_strong_explicit(&s->state, &expect, SLOT_BUSY, memory_order_acquire,
+							     memory_order_relaxed)) {
+			win->left = 0; /* met the walker: it has the rest */
+			return;
+		}
+		s->err = lf_stat_at(win->dir_fd, win->names + s->nameoff, false, &s->st) == 0 ? 0 : errno;
+		atomic_store_explicit(&s->state, SLOT_DONE, memory_order_release);
+	}
+}
+
+static void *thread_main(void *arg)
+{
+	struct lf_prefetch *pf = arg;
+	pthread_mutex_lock(&pf->lock);
+	while (!pf->stop) {
+		struct lf_pf_window *win = pick(pf);
+		if (win) {
+			pf->current = win;
+			pthread_mutex_unlock(&pf->lock);
+			work_on(win);
+			pthread_mutex_lock(&pf->lock);
+			pf->current = NULL;
+			pthread_cond_broadcast(&pf->left);
+			continue;
+		}
+		unsigned seen = atomic_load(&pf->submitted);
+		pthread_mutex_unlock(&pf->lock);
+		for (int k = 0; k < IDLE_SPINS && atomic_load_explicit(&pf->submitted, memory_order_relaxed) == seen;
+		     k++) {
+			cpu_relax();
+		}
+		pthread_mutex_lock(&pf->lock);
+		if (!pf->stop && atomic_load(&pf->submitted) == seen) {
+			pf->sleeping = true;
+			pthread_cond_wait(&pf->work, &pf->lock);
+			pf->sleeping = false;
+		}
+	}
+	pthread_mutex_unlock(&pf->lock);
+	return NULL;
+}
+
+struct lf_prefetch *lf_prefetch_new(void)
+{
+	struct lf_prefetch *pf = calloc(1, sizeof(*pf));
+	if (!pf) {
+		return NULL;
+	}
+	pthread_mutex_init(&pf->lock, NULL);
+	pthread_cond_init(&pf->work, NULL);
+	pthread_cond_init(&pf->left, NULL);
+	return pf;
+}
+
+/* Stats the thread made that nobody took. */
+static uint64_t count_untaken(const struct lf_pf_window *win)
+{
+	uint64_t n = 0;
+	for (unsigned i = 0; i < win->count; i++) {
+		n += atomic_load_explicit(&win->slots[i].state, memory_order_relaxed) == SLOT_DONE;
+	}
+	return n;
+}
+
+/* Under the lock. */
+static void stop_locked(struct lf_prefetch *pf, struct lf_pf_window *win)
+{
+	atomic_store(&win->cancelled, true);
+	while (pf->current == win) {
+		pthread_cond_wait(&pf->left, &pf->lock);
+	}
+}
+
+void lf_prefetch_stop(struct lf_prefetch *pf, struct lf_pf_window *win)
+{
+	pthread_mutex_lock(&pf->lock);
+	stop_locked(pf, win);
+	pthread_mutex_unlock(&pf->lock);
+}
+
+void lf_prefetch_release(struct lf_prefetch *pf, struct lf_pf_window *win, uint64_t *wasted)
+{
+	pthread_mutex_lock(&pf->lock);
+	stop_locked(pf, win);
+	if (win->older) {
+		win->older->newer = win->newer;
+	} else {
+		pf->oldest = win->newer;
+	}
+	if (win->newer) {
+		win->newer->older = win->older;
+	} else {
+		pf->newest = win->older;
+	}
+	pf->live--;
+	pthread_mutex_unlock(&pf->lock);
+	*wasted += count_untaken(win);
+	free(win);
+}
+
+void lf_prefetch_free(struct lf_prefetch *pf, uint64_t *wasted)
+{
+	if (!pf) {
+		return;
+	}
+	while (pf->oldest) {
+		lf_prefetch_release(pf, pf->oldest, wasted);
+	}
+	if (pf->started) {
+		pthread_mutex_lock(&pf->lock);
+		pf->stop = true;
+		pthread_cond_signal(&pf->work);
+		pthread_mutex_unlock(&pf->lock);
+		pthread_join(pf->thread, NULL);
+	}
+	pthread_cond_destroy(&pf->left);
+	pthread_cond_destroy(&pf->work);
+	pthread_mutex_destroy(&pf->lock);
+	free(pf);
+}
+
+struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, const char *const *names,
+					unsigned count)
+{
+	if (count == 0 || count > LF_PF_WINDOW) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (pf->live >= LF_PF_MAX_WINDOWS) {
+		errno = EBUSY;
+		return NULL;
+	}
+	size_t namebytes = 0;
+	for (unsigned i = 0; i < count; i++) {
+		namebytes += strlen(names[i]) + 1;
+	}
+	struct lf_pf_window *win = malloc(sizeof(*win) + count * sizeof(struct slot) + namebytes);
+	if (!win) {
+		return NULL;
+	}
+	win->dir_fd = dir_fd;
+	win->count = count;
+	win->left = count;
+	atomic_init(&win->cancelled, false);
+	win->names = (char *)&win->slots[count];
+	size_t off = 0;
+	for (unsigned i = 0; i < count; i++) {
+		size_t len = strlen(names[i]) + 1;
+		memcpy(win->names + off, names[i], len);
+		atomic_init(&win->slots[i].state, SLOT_PENDING);
+		win->slots[i].nameoff = (unsigned)off;
+		off += len;
+	}
+
+	pthread_mutex_lock(&pf->lock);
+	if (!pf->started) {
+		int err = pthread_create(&pf->thread, NULL, thread_main, pf);
+		if (err) {
+			pthread_mutex_unlock(&pf->lock);
+			free(win);
+			errno = err;
+			return NULL;
+		}
+		pf->started = true;
+	}
+	win->newer = NULL;
+	win->older = pf->newest;
+	if (pf->newest) {
+		pf->newest->newer = win;
+	} else {
+		pf->oldest = win;
+	}
+	pf->newest = win;
+	pf->live++;
+	atomic_fetch_add(&pf->submitted, 1);
+	if (pf->sleeping) {
+		pthread_cond_signal(&pf->work);
+	}
+	pthread_mutex_unlock(&pf->lock);
+	return win;
+}
+
+unsigned lf_pf_window_count(const struct lf_pf_window *win)
+{
+	return win->count;
+}
+
+int lf_pf_take(struct lf_pf_window *win, unsigned idx, struct lf_stat *st)
+{
+	struct slot *s = &win->slots[idx];
+	int expect = SLOT_PENDING;
+	/* Acquire on failure too: a DONE read here publishes the result. */
+	if (atomic_compare_exchange_strong_explicit(&s->state, &expect, SLOT_TAKEN, memory_order_acquire,
+						    memory_order_acquire)) {
+		return -1;
+	}
+	for (int k = 0; expect == SLOT_BUSY; k++) {
+		if (k >= BUSY_SPINS) {
+			sched_yield(); /* the thread may have lost its CPU mid-stat */
+		} else {
+			cpu_relax();
+		}
+		expect = atomic_load_explicit(&s->state, memory_order_acquire);
+	}
+	if (expect != SLOT_DONE) {
+		return -1; /* taken twice: the caller's own stat is still right */
+	}
+	*st = s->st;
+	atomic_store_explicit(&s->state, SLOT_TAKEN, memory_order_relaxed);
+	return s->err;
+}
