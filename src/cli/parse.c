@@ -623,14 +623,17 @@ static int parse_opt_level(const char *level)
 	return 0;
 }
 
-/* GNU's rule for where the paths end. */
+/*
+ * GNU's rule for where the paths end: at "-x", "(" or "!".  A ")" or ","
+ * cannot start an expression, so there it is a path, as in GNU find 4.9
+ * ("find )" lists a file named ")").
+ */
 static bool looks_like_expression(const char *arg)
 {
 	if (arg[0] == '-' && arg[1]) {
 		return true;
 	}
-	return strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0 || strcmp(arg, ")") == 0 ||
-	       strcmp(arg, ",") == 0;
+	return strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0;
 }
 
 /* A fresh command line: find's defaults, "now" taken once. */
