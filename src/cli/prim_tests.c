@@ -807,7 +807,8 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
 
 /* ---- -regex ----------------------------------------------------------- */
 
-enum { RE_PCRE2 = 0, RE_POSIX_EXTENDED, RE_POSIX_BASIC, RE_EMACS, RE_FINDUTILS_DEFAULT };
+/* 0 is the default: Emacs syntax, as in GNU find, so that its patterns work. */
+enum { RE_EMACS = 0, RE_FINDUTILS_DEFAULT, RE_PCRE2, RE_POSIX_EXTENDED, RE_POSIX_BASIC };
 
 /*
  * Emacs syntax (\(...\), \|, no intervals) has no regcomp() flag.  It goes
@@ -855,10 +856,10 @@ static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_prim
 		}
 	}
 	lf_parse_error(p, 1,
-		       "Unknown regular expression type '%s'; valid types are 'pcre2' (the default), "
-		       "'posix-extended' (also 'egrep', 'posix-egrep', 'awk', 'posix-awk', 'gnu-awk'), "
-		       "'posix-basic' (also 'posix-minimal-basic', 'grep', 'sed', 'ed'), 'emacs' and "
-		       "'findutils-default'.",
+		       "Unknown regular expression type '%s'; valid types are 'emacs' (the default), "
+		       "'findutils-default', 'pcre2', 'posix-extended' (also 'egrep', 'posix-egrep', "
+		       "'awk', 'posix-awk', 'gnu-awk') and 'posix-basic' (also 'posix-minimal-basic', "
+		       "'grep', 'sed', 'ed').",
 		       args[0]);
 	return NULL;
 }
