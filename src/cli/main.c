@@ -68,7 +68,7 @@ static int open_std_streams(void)
 
 static void usage(void)
 {
-	printf("Usage: %s [-H] [-L] [-P] [--stats] [PATH...] [EXPRESSION]\n"
+	printf("Usage: %s [-H] [-L] [-P] [-OLEVEL] [--stats] [PATH...] [EXPRESSION]\n"
 	       "       %s --script FILE [ARG...]\n"
 	       "       %s --run SCRIPT [OPTIONS] [PATH...] | --list-scripts\n"
 	       "\n"
@@ -78,6 +78,7 @@ static void usage(void)
 	       "  -P         never follow symbolic links (default)\n"
 	       "  -H         follow symbolic links given as paths\n"
 	       "  -L         follow all symbolic links, reporting loops\n"
+	       "  -OLEVEL    GNU's optimisation level: accepted, luafind always runs cheap tests first\n"
 	       "  --stats    print the walk's syscall counters on stderr at the end\n"
 	       "  --help     show this help\n"
 	       "  --version  show the version\n"

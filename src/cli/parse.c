@@ -589,14 +589,52 @@ static void optimize(struct lf_expr *x)
 	}
 }
 
-/* GNU's rule for where the paths end. */
+/*
+ * GNU's -O LEVEL, checked with GNU's messages.  luafind has one level, GNU's
+ * -O1 (which GNU 4.9 also uses for -O0); higher levels only reorder more,
+ * never change what is printed, so they are accepted and mean the same.
+ */
+static int parse_opt_level(const char *level)
+{
+	if (!*level) {
+		lf_diag("The -O option must be immediately followed by a decimal integer");
+		return -1;
+	}
+	if (*level < '0' || *level > '9') {
+		lf_diag("Please specify a decimal number immediately after -O");
+		return -1;
+	}
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(level, &end, 10);
+	if (*end) {
+		lf_diag("Invalid optimisation level %s", level);
+		return -1;
+	}
+	if (errno) {
+		lf_diag("Invalid optimisation level %s: %s", level, strerror(errno));
+		return -1;
+	}
+	if (v > USHRT_MAX) {
+		lf_diag("Optimisation level %lu is too high.  If you want to find files very quickly, consider "
+			"using GNU locate.",
+			v);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * GNU's rule for where the paths end: at "-x", "(" or "!".  A ")" or ","
+ * cannot start an expression, so there it is a path, as in GNU find 4.9
+ * ("find )" lists a file named ")").
+ */
 static bool looks_like_expression(const char *arg)
 {
 	if (arg[0] == '-' && arg[1]) {
 		return true;
 	}
-	return strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0 || strcmp(arg, ")") == 0 ||
-	       strcmp(arg, ",") == 0;
+	return strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0;
 }
 
 /* A fresh command line: find's defaults, "now" taken once. */
@@ -722,6 +760,10 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 			cmd->opts.symlinks = LF_COMFOLLOW;
 		} else if (strcmp(a, "-L") == 0) {
 			cmd->opts.symlinks = LF_LOGICAL;
+		} else if (strncmp(a, "-O", 2) == 0) {
+			if (parse_opt_level(a + 2) < 0) {
+				return -1;
+			}
 		} else if (strcmp(a, "--") == 0) {
 			p.pos++;
 			break;

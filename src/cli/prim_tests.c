@@ -807,7 +807,25 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
 
 /* ---- -regex ----------------------------------------------------------- */
 
-enum { RE_PCRE2 = 0, RE_POSIX_EXTENDED, RE_POSIX_BASIC };
+/* 0 is the default: Emacs syntax, as in GNU find, so that its patterns work. */
+enum { RE_EMACS = 0, RE_FINDUTILS_DEFAULT, RE_PCRE2, RE_POSIX_EXTENDED, RE_POSIX_BASIC };
+
+/*
+ * Emacs syntax (\(...\), \|, no intervals) has no regcomp() flag.  It goes
+ * through glibc's GNU regex API, the code of the gnulib regex GNU find is
+ * built with, and with the syntax bits GNU find gives it (findutils'
+ * lib/regextype.c), so that patterns mean exactly what they mean there.
+ */
+static bool is_gnu_syntax(int type)
+{
+	return type == RE_EMACS || type == RE_FINDUTILS_DEFAULT;
+}
+
+static reg_syntax_t gnu_syntax(int type, bool icase)
+{
+	reg_syntax_t bits = type == RE_FINDUTILS_DEFAULT ? RE_SYNTAX_EMACS | RE_DOT_NEWLINE : RE_SYNTAX_EMACS;
+	return icase ? bits | RE_ICASE : bits;
+}
 
 static const struct {
 	const char *name;
@@ -825,6 +843,8 @@ static const struct {
 	{"grep", RE_POSIX_BASIC},
 	{"sed", RE_POSIX_BASIC},
 	{"ed", RE_POSIX_BASIC},
+	{"emacs", RE_EMACS},
+	{"findutils-default", RE_FINDUTILS_DEFAULT},
 };
 
 static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_primary *prim, char **args)
@@ -836,10 +856,10 @@ static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_prim
 		}
 	}
 	lf_parse_error(p, 1,
-		       "Unknown regular expression type '%s'; valid types are 'pcre2' (the default), "
-		       "'posix-extended' (also 'egrep', 'posix-egrep', 'awk', 'posix-awk', 'gnu-awk') and "
-		       "'posix-basic' (also 'posix-minimal-basic', 'grep', 'sed', 'ed'); Emacs syntax is "
-		       "not supported.",
+		       "Unknown regular expression type '%s'; valid types are 'emacs' (the default), "
+		       "'findutils-default', 'pcre2', 'posix-extended' (also 'egrep', 'posix-egrep', "
+		       "'awk', 'posix-awk', 'gnu-awk') and 'posix-basic' (also 'posix-minimal-basic', "
+		       "'grep', 'sed', 'ed').",
 		       args[0]);
 	return NULL;
 }
@@ -893,13 +913,24 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 			free(r);
 			return NULL;
 		}
+	} else if (is_gnu_syntax(r->type)) {
+		/* Restored after: the syntax is a global of the C library. */
+		reg_syntax_t saved = re_set_syntax(gnu_syntax(r->type, icase));
+		const char *msg = re_compile_pattern(args[0], strlen(args[0]), &r->posix);
+		re_set_syntax(saved);
+		if (msg) {
+			lf_parse_error(p, 1, "failed to compile regular expression '%s': %s", args[0], msg);
+			free(r);
+			return NULL;
+		}
 	} else {
 		int flags = (r->type == RE_POSIX_EXTENDED ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0);
 		int err = regcomp(&r->posix, args[0], flags);
 		if (err) {
 			char msg[256];
 			regerror(err, &r->posix, msg, sizeof(msg));
-			lf_parse_error(p, 1, "invalid regular expression '%s': %s", args[0], msg);
+			/* GNU's words: its messages come from the same table. */
+			lf_parse_error(p, 1, "failed to compile regular expression '%s': %s", args[0], msg);
 			free(r);
 			return NULL;
 		}
@@ -920,6 +951,11 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 	const struct lf_entry *e = ev->entry;
 	if (r->type == RE_PCRE2) {
 		return lf_regex_exec(r->pcre, e->path, e->pathlen, 0, 0) == 1;
+	}
+	if (is_gnu_syntax(r->type)) {
+		/* re_match() returns the length of the longest match at 0. */
+		return e->pathlen <= INT_MAX &&
+		       re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL) == (regoff_t)e->pathlen;
 	}
 	regmatch_t m;
 	return regexec(&r->posix, e->path, 1, &m, 0) == 0 && m.rm_so == 0 && (size_t)m.rm_eo == e->pathlen;

@@ -133,7 +133,7 @@ check_deep_logical() {
 
 # Usage errors: message on stderr, exit status 1, nothing on stdout.
 check_errors() {
-	for args in "-foo" "-maxdepth" "-maxdepth x" "-mindepth -1" "( -print" ") -print" "!" \
+	for args in "-foo" "-maxdepth" "-maxdepth x" "-mindepth -1" "( -print" "-print )" "!" \
 		    "-print -o" "-a -print" "( )" "-print ,"; do
 		# shellcheck disable=SC2086
 		if out=$(cd "$work" && "$luafind" . $args 2>"$work/err"); then

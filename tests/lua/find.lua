@@ -193,7 +193,8 @@ do
   assert(err("No such file or directory", "-newer", root .. "/nonesuch") ==
     "luafind.find: -newer: '" .. root .. "/nonesuch': No such file or directory")
   err("-fprint: '/nonexistent/x': No such file or directory", "-fprint", "/nonexistent/x")
-  err("-regex: invalid regular expression", "-regex", "(")
+  err("-regex: failed to compile regular expression", "-regex", "\\(")
+  err("-regex: invalid regular expression", "-regextype", "pcre2", "-regex", "(")
   err("expected an expression after '!'", "-true", "!")
   err("-delete", "-prune", "-delete")
   -- No luafind options, no -lua: the caller has Lua already.
