@@ -19,6 +19,7 @@
 
 #include "stat.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,13 @@ struct lf_pf_window;
  * @return NULL with errno set on failure
  */
 struct lf_prefetch *lf_prefetch_new(void);
+
+/**
+ * Count one more entry of the walk, and say whether to submit windows now.
+ * The walk goes in phases with and without the thread, and keeps to the
+ * faster way: on a busy machine one thread can be faster than two.
+ */
+bool lf_prefetch_tick(struct lf_prefetch *pf);
 
 /**
  * Stop the thread, release every window still live, free @pf (NULL is fine).

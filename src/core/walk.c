@@ -799,10 +799,6 @@ static void submit_window(struct lf_walk *w, struct lf_frame *top)
 	if (n < 2) {
 		return;
 	}
-	if (!w->prefetch && !(w->prefetch = lf_prefetch_new())) {
-		w->stat_ahead = false;
-		return;
-	}
 	/*
 	 * With LF_PF_MAX_WINDOWS live (a deep tree), this directory goes
 	 * without: dropping a shallower window would waste stats made for it.
@@ -819,6 +815,7 @@ static void submit_window(struct lf_walk *w, struct lf_frame *top)
 /* The stat-ahead window and slot of the top frame's next child, if any. */
 static struct lf_pf_window *window_slot(struct lf_walk *w, struct lf_frame *top, unsigned *idx)
 {
+	bool wanted = lf_prefetch_tick(w->prefetch);
 	if (top->pf_none) {
 		top->pf_none--;
 		return NULL;
@@ -827,6 +824,9 @@ static struct lf_pf_window *window_slot(struct lf_walk *w, struct lf_frame *top,
 		release_window(w, top);
 	}
 	if (!top->pf) {
+		if (!wanted) {
+			return NULL;
+		}
 		submit_window(w, top);
 		if (!top->pf) {
 			return NULL;
@@ -1057,8 +1057,13 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	w->ent.w = w;
 	w->stat_ahead = (opts->flags & LF_WALK_STAT_AHEAD) && opts->order == LF_ORDER_PRE &&
 			opts->symlinks != LF_LOGICAL;
+	if (w->stat_ahead && !(w->prefetch = lf_prefetch_new())) {
+		w->stat_ahead = false; /* no memory for it: the walk does not need it */
+	}
 	w->max_fds = opts->max_fds > 0 ? (opts->max_fds < 3 ? 3 : opts->max_fds) : default_max_fds();
 	if (lf_walk_grow_path(w, 256) != 0) {
+		uint64_t none = 0;
+		lf_prefetch_free(w->prefetch, &none);
 		free(w);
 		return NULL;
 	}
