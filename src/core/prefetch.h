@@ -35,7 +35,8 @@ struct lf_pf_window;
 
 /**
  * A prefetcher with no thread yet: the thread starts with the first window.
- * @return NULL with errno set on failure
+ * @return NULL with errno set on failure, or ENOTSUP if this process may
+ *         run on one CPU only (a second thread could only slow it down)
  */
 struct lf_prefetch *lf_prefetch_new(void);
 

@@ -1058,7 +1058,7 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	w->stat_ahead = (opts->flags & LF_WALK_STAT_AHEAD) && opts->order == LF_ORDER_PRE &&
 			opts->symlinks != LF_LOGICAL;
 	if (w->stat_ahead && !(w->prefetch = lf_prefetch_new())) {
-		w->stat_ahead = false; /* no memory for it: the walk does not need it */
+		w->stat_ahead = false; /* one CPU, or no memory: the walk does not need it */
 	}
 	w->max_fds = opts->max_fds > 0 ? (opts->max_fds < 3 ? 3 : opts->max_fds) : default_max_fds();
 	if (lf_walk_grow_path(w, 256) != 0) {
