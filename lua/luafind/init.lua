@@ -24,6 +24,7 @@ lf.find = core.find     -- find(root_or_roots, word... | "words"): find's expres
 lf.regex = core.regex   -- regex(pattern [, flags]): PCRE2 with JIT
 lf.glob = core.glob     -- glob(pattern [, flags]): fnmatch, as find -name
 lf.stats = core.stats   -- stats(): counters of every walk in this Lua state
+lf.link = core.link     -- link(target, path): a hard link; true, or nil, msg, errno
 lf.version = core.version
 lf.core = core
 

@@ -22,7 +22,7 @@ local lf = require "luafind"
 local _G = _G
 local error, getmetatable, ipairs, setmetatable, tonumber, tostring, type =
   error, getmetatable, ipairs, setmetatable, tonumber, tostring, type
-local io_open, io_popen, stderr, stdout = io.open, io.popen, io.stderr, io.stdout
+local io_open, stderr, stdout = io.open, io.stderr, io.stdout
 local getenv, os_exit, os_remove, os_rename, os_time =
   os.getenv, os.exit, os.remove, os.rename, os.time
 local ceil = math.ceil
@@ -518,10 +518,6 @@ end
 ---------------------------------------------------------------------------
 -- Hard links, for scripts that replace files (duplicates).
 
-local function shell_quote(s)
-  return "'" .. s:gsub("'", [['\'']]) .. "'"
-end
-
 -- What a path is now, not following a final link: {type, dev, ino, size,
 -- mtime, uid, gid, perm}, or nil if it cannot be reached.
 function M.lstat(path)
@@ -536,16 +532,14 @@ end
 -- Replace path by a hard link to target, atomically: link target to a
 -- temporary name in path's directory, then rename it over path; path is
 -- never missing, and never replaced by anything but a complete link.
--- Returns true, or fail and a message.  The Lua libraries cannot call
--- link(2): ln(1) does it (the names quoted for the shell that starts it).
+-- Returns true, or fail and a message.
 local tmp_count = 0
 function M.replace_by_link(target, path)
   tmp_count = tmp_count + 1
   local tmp = format("%s/.luafind-link-%d-%d.tmp", M.dirname(path), os_time(), tmp_count)
-  local ln = io_popen("exec ln -T -- " .. shell_quote(target) .. " " .. shell_quote(tmp) .. " 2>&1")
-  local said = ln:read("a")
-  if not ln:close() then
-    return nil, said:match("^ln: (.-)%s*$") or format("%s: ln failed", path)
+  local linked, err = lf.link(target, tmp)
+  if not linked then
+    return nil, format("%s: cannot link to %s: %s", path, target, err:match(": ([^:]*)$") or err)
   end
   local renamed, msg = os_rename(tmp, path)
   if not renamed then

@@ -11,7 +11,10 @@
 #include "lbind.h"
 #include "luafind.h"
 
+#include <fcntl.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef LUAFIND_VERSION
 #define LUAFIND_VERSION "unknown"
@@ -25,6 +28,22 @@ int lfb_fail(lua_State *L, const char *path, size_t len, int err)
 	lua_concat(L, 2);
 	lua_pushinteger(L, err);
 	return 3;
+}
+
+/*
+ * luafind.link(target, path): a hard link, as link(2) (the duplicates script
+ * replaces copies by links).  true, or fail, "path: message", errno.
+ */
+static int mod_link(lua_State *L)
+{
+	const char *target = luaL_checkstring(L, 1);
+	size_t len;
+	const char *path = luaL_checklstring(L, 2, &len);
+	if (linkat(AT_FDCWD, target, AT_FDCWD, path, 0) != 0) {
+		return lfb_fail(L, path, len, errno);
+	}
+	lua_pushboolean(L, 1);
+	return 1;
 }
 
 /* luafind.stats(): the counters of every walk of this module instance. */
@@ -52,6 +71,8 @@ __attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
 	lua_pushvalue(L, state);
 	lua_pushcclosure(L, mod_stats, 1);
 	lua_setfield(L, mod, "stats");
+	lua_pushcfunction(L, mod_link);
+	lua_setfield(L, mod, "link");
 	lua_pushvalue(L, mod);
 	lfb_open_walk(L, state);
 	lfb_open_find(L, state);

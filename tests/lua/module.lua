@@ -44,4 +44,19 @@ w:close()
 assert(tostring(lf.regex("x")) == "luafind.Regex: x")
 assert(tostring(lf.glob("*.c")) == "luafind.Glob: *.c")
 
+-- link(target, path): a hard link (same inode), or fail with the path and errno.
+do
+  local work = T.workdir()
+  T.write(work .. "/a", "data")
+  assert(lf.link(work .. "/a", work .. "/b") == true)
+  local ino = {}
+  for e in lf.walk(work) do ino[e.name] = e.ino end
+  assert(ino.a and ino.a == ino.b)
+  local ok, msg, err = lf.link(work .. "/a", work .. "/b")
+  assert(ok == nil and msg == work .. "/b: File exists" and err == 17, msg)
+  ok, msg = lf.link(work .. "/none", work .. "/c")
+  assert(ok == nil and msg == work .. "/c: No such file or directory", msg)
+  T.raises("string expected, got no value", lf.link, work .. "/a")
+end
+
 T.ok("module")
