@@ -153,9 +153,14 @@ static void push_parse_error(lua_State *L, const char *msgs, size_t len)
 	lua_concat(L, 2);
 }
 
-/* What luafind(1) prints for an error entry. */
-static void report_error(const struct lf_entry *e)
+/*
+ * errors = "warn" for find(): what luafind(1) prints for an error entry,
+ * after the expression's output and what Lua printed.
+ */
+static void warn_error(struct lfb_walk *lw, const struct lf_entry *e)
 {
+	lf_out_flush(&lw->find->out);
+	fflush(stdout);
 	FILE *fp = lf_diag_stream();
 	if (e->error == ELOOP && e->loop_pathlen) {
 		fprintf(fp, "%s: File system loop detected; ", lf_progname);
@@ -211,22 +216,8 @@ int lfb_find_step(lua_State *L, struct lfb_walk *lw)
 {
 	struct lfb_find *f = lw->find;
 	for (;;) {
-		lw->gen++;
-		lw->cur = NULL;
-		if (f->quit) {
-			lfb_walk_close(lw);
-			lua_pushnil(L);
-			return 1;
-		}
 		struct lf_entry *e;
-		int r = lf_walk_next(lw->w, &e);
-		if (r <= 0) {
-			int err = errno;
-			lfb_walk_close(lw);
-			if (r < 0) {
-				return luaL_error(L, FN ": %s", strerror(err));
-			}
-			lua_pushnil(L);
+		if (!lfb_walk_advance(L, lw, f->quit, FN, &e)) {
 			return 1;
 		}
 		lw->entries++;
@@ -236,22 +227,10 @@ int lfb_find_step(lua_State *L, struct lfb_walk *lw)
 			if (e->error == ENOENT && f->cmd.ignore_race && e->depth > 0) {
 				continue;
 			}
-			switch (lw->errors) {
-			case LFB_ERR_YIELD:
-				return yield(L, lw, e);
-			case LFB_ERR_SKIP:
+			if (!lfb_walk_keep_error(L, lw, e, warn_error)) {
 				continue;
-			case LFB_ERR_WARN:
-				lf_out_flush(&f->out);
-				fflush(stdout);
-				report_error(e);
-				continue;
-			case LFB_ERR_RAISE:
-				lua_pushlstring(L, e->path, e->pathlen);
-				lua_pushfstring(L, ": %s", strerror(e->error));
-				lua_concat(L, 2);
-				return lua_error(L);
 			}
+			return yield(L, lw, e);
 		}
 
 		f->ev.entry = e;

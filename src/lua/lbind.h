@@ -152,6 +152,28 @@ LFB_HIDDEN void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct l
 			       const char *fn);
 
 /*
+ * Begin a step of the iterator of @lw (at stack index 1): move the
+ * generation on, drop the current entry and fetch the next one into *e.
+ * With @stop (find's -quit) the walker is closed first.  A walk that
+ * failed is closed and raises "FN: reason" (@fn is walk()'s or find()'s
+ * name); walk() and find() differ only in what they do with the entry.
+ *
+ * @return 1 with *e set, or 0 with nil pushed at the end (or once closed)
+ */
+LFB_HIDDEN int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *fn,
+				struct lf_entry **e);
+
+/*
+ * Apply the errors= option of @lw to its error entry @e.  "warn" calls
+ * @warn, which prints the entry in its iterator's format.
+ *
+ * @return true to hand @e out ("yield"), false to drop it ("skip", "warn");
+ *	raises "PATH: MESSAGE" for "raise"
+ */
+LFB_HIDDEN bool lfb_walk_keep_error(lua_State *L, struct lfb_walk *lw, const struct lf_entry *e,
+				    void (*warn)(struct lfb_walk *lw, const struct lf_entry *e));
+
+/*
  * Push a walker userdata that wraps a walker owned by C, never closing it.
  * The caller sets ->w and ->cur and bumps ->gen around each use.
  */

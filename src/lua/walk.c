@@ -138,6 +138,60 @@ static int walk_close(lua_State *L)
 
 /* ---- iteration ---------------------------------------------------------- */
 
+int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *fn, struct lf_entry **e)
+{
+	lw->gen++;
+	lw->cur = NULL;
+	if (stop) {
+		walk_close_core(lw);
+	}
+	if (!lw->w) {
+		lua_pushnil(L);
+		return 0;
+	}
+	int r = lf_walk_next(lw->w, e);
+	if (r <= 0) {
+		int err = errno;
+		walk_close_core(lw);
+		if (r < 0) {
+			return luaL_error(L, "%s: %s", fn, strerror(err));
+		}
+		lua_pushnil(L);
+		return 0;
+	}
+	return 1;
+}
+
+bool lfb_walk_keep_error(lua_State *L, struct lfb_walk *lw, const struct lf_entry *e,
+			 void (*warn)(struct lfb_walk *lw, const struct lf_entry *e))
+{
+	switch (lw->errors) {
+	case LFB_ERR_YIELD:
+		return true;
+	case LFB_ERR_SKIP:
+		return false;
+	case LFB_ERR_WARN:
+		warn(lw, e);
+		return false;
+	case LFB_ERR_RAISE:
+		break;
+	}
+	lua_pushlstring(L, e->path, e->pathlen);
+	lua_pushfstring(L, ": %s", strerror(e->error));
+	lua_concat(L, 2);
+	return lua_error(L);
+}
+
+/* errors = "warn" for walk(): "luafind: PATH: MESSAGE", after what Lua printed. */
+static void warn_error(struct lfb_walk *lw, const struct lf_entry *e)
+{
+	(void)lw;
+	fflush(stdout);
+	fputs("luafind: ", stderr);
+	fwrite(e->path, 1, e->pathlen, stderr);
+	fprintf(stderr, ": %s\n", strerror(e->error));
+}
+
 /*
  * The iterator: walk_iter(w) returns the next entry, or nil at the end.
  * Upvalue 1 is the walker metatable, compared directly: cheaper than
@@ -157,38 +211,12 @@ static int walk_iter(lua_State *L)
 		return lfb_find_step(L, lw);
 	}
 	for (;;) {
-		lw->gen++;
-		lw->cur = NULL;
-		if (!lw->w) {
-			lua_pushnil(L);
-			return 1;
-		}
 		struct lf_entry *e;
-		int r = lf_walk_next(lw->w, &e);
-		if (r <= 0) {
-			int err = errno;
-			walk_close_core(lw);
-			if (r < 0) {
-				return luaL_error(L, "luafind.walk: %s", strerror(err));
-			}
-			lua_pushnil(L);
+		if (!lfb_walk_advance(L, lw, false, "luafind.walk", &e)) {
 			return 1;
 		}
-		if (e->visit == LF_VISIT_ERROR && lw->errors != LFB_ERR_YIELD) {
-			if (lw->errors == LFB_ERR_SKIP) {
-				continue;
-			}
-			if (lw->errors == LFB_ERR_WARN) {
-				fflush(stdout);
-				fputs("luafind: ", stderr);
-				fwrite(e->path, 1, e->pathlen, stderr);
-				fprintf(stderr, ": %s\n", strerror(e->error));
-				continue;
-			}
-			lua_pushlstring(L, e->path, e->pathlen);
-			lua_pushfstring(L, ": %s", strerror(e->error));
-			lua_concat(L, 2);
-			return lua_error(L);
+		if (e->visit == LF_VISIT_ERROR && !lfb_walk_keep_error(L, lw, e, warn_error)) {
+			continue;
 		}
 		lw->entries++;
 		lw->cur = e;
