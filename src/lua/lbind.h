@@ -141,6 +141,25 @@ LFB_HIDDEN void lfb_open_walk(lua_State *L, int state);
  */
 LFB_HIDDEN struct lfb_walk *lfb_walk_new(lua_State *L, size_t nroots);
 
+/*
+ * Check the first argument of walk() or find() (@fn, for messages): a root,
+ * or a table of roots whose string keys are options, each passed to
+ * @option with its value on top of the stack (@table names the table in
+ * messages: "argument", "roots").
+ *
+ * @return the number of roots; raises on a bad argument
+ */
+LFB_HIDDEN size_t lfb_check_roots(lua_State *L, const char *fn, const char *table,
+				  void (*option)(lua_State *L, void *ud, const char *opt), void *ud);
+
+/*
+ * Pin the roots that lfb_check_roots() accepted (argument 1) in a new table
+ * with room for @extra more strings, set as LFB_UV_ROOTS of the walker at
+ * stack index @walk, and point lw->roots[] into it.  The table is left on
+ * top, for find() to add the expression's words.
+ */
+LFB_HIDDEN void lfb_walk_pin_roots(lua_State *L, struct lfb_walk *lw, int walk, int extra);
+
 /* Close @lw (idempotent): what __close, __gc and w:close() do. */
 LFB_HIDDEN void lfb_walk_close(struct lfb_walk *lw);
 
