@@ -189,48 +189,61 @@ static int push_captures(lua_State *L, struct lfb_regex *r, const char *s, bool 
 	return (int)n;
 }
 
+/* The arguments of re:match, re:find, re:test and re:gmatch: (s [, init]). */
+struct subject {
+	struct lfb_regex *r;
+	const char *s;
+	size_t len;
+	size_t start;
+	bool past_end; /* init is beyond the end of s: nothing matches */
+};
+
+static void check_subject(lua_State *L, struct subject *sj)
+{
+	sj->r = check_regex(L);
+	sj->s = luaL_checklstring(L, 2, &sj->len);
+	sj->start = start_offset(L, 3, sj->len, &sj->past_end);
+}
+
+/* Whether the regex matches from the subject's start; raises on a matching failure. */
+static bool subject_matches(lua_State *L, const struct subject *sj)
+{
+	return !sj->past_end && exec(L, sj->r, sj->s, sj->len, sj->start, 0);
+}
+
 /* re:match(s [, init]) -> the captures, or the whole match; fail if none */
 static int regex_match(lua_State *L)
 {
-	struct lfb_regex *r = check_regex(L);
-	size_t len;
-	const char *s = luaL_checklstring(L, 2, &len);
-	bool past;
-	size_t start = start_offset(L, 3, len, &past);
-	if (past || !exec(L, r, s, len, start, 0)) {
+	struct subject sj;
+	check_subject(L, &sj);
+	if (!subject_matches(L, &sj)) {
 		luaL_pushfail(L);
 		return 1;
 	}
-	return push_captures(L, r, s, true);
+	return push_captures(L, sj.r, sj.s, true);
 }
 
 /* re:find(s [, init]) -> start, end, captures...; fail if none */
 static int regex_find(lua_State *L)
 {
-	struct lfb_regex *r = check_regex(L);
-	size_t len;
-	const char *s = luaL_checklstring(L, 2, &len);
-	bool past;
-	size_t start = start_offset(L, 3, len, &past);
-	if (past || !exec(L, r, s, len, start, 0)) {
+	struct subject sj;
+	check_subject(L, &sj);
+	if (!subject_matches(L, &sj)) {
 		luaL_pushfail(L);
 		return 1;
 	}
-	const size_t *ov = lf_regex_ovector(r->re);
+	const size_t *ov = lf_regex_ovector(sj.r->re);
 	lua_pushinteger(L, (lua_Integer)ov[0] + 1);
 	lua_pushinteger(L, (lua_Integer)(ov[1] > ov[0] ? ov[1] : ov[0]));
-	return 2 + push_captures(L, r, s, false);
+	return 2 + push_captures(L, sj.r, sj.s, false);
 }
 
 /* re:test(s [, init]) -> whether it matches; creates no string */
 static int regex_test(lua_State *L)
 {
-	struct lfb_regex *r = check_regex(L);
-	size_t len;
-	const char *s = luaL_checklstring(L, 2, &len);
-	bool past;
-	size_t start = start_offset(L, 3, len, &past);
-	lua_pushboolean(L, !past && exec(L, r, s, len, start, 0));
+	struct subject sj;
+	check_subject(L, &sj);
+	lua_pushboolean(L, subject_matches(L, &sj));
 	return 1;
 }
 
@@ -267,13 +280,10 @@ static int gmatch_step(lua_State *L)
 /* re:gmatch(s [, init]) -> an iterator over the matches' captures */
 static int regex_gmatch(lua_State *L)
 {
-	check_regex(L);
-	size_t len;
-	luaL_checklstring(L, 2, &len);
-	bool past;
-	size_t start = start_offset(L, 3, len, &past);
+	struct subject sj;
+	check_subject(L, &sj);
 	lua_settop(L, 2);
-	lua_pushinteger(L, past ? (lua_Integer)len + 1 : (lua_Integer)start);
+	lua_pushinteger(L, sj.past_end ? (lua_Integer)sj.len + 1 : (lua_Integer)sj.start);
 	lua_pushinteger(L, -1);
 	lua_pushcclosure(L, gmatch_step, 4);
 	return 1;
