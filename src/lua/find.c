@@ -153,9 +153,14 @@ static void push_parse_error(lua_State *L, const char *msgs, size_t len)
 	lua_concat(L, 2);
 }
 
-/* What luafind(1) prints for an error entry. */
-static void report_error(const struct lf_entry *e)
+/*
+ * errors = "warn" for find(): what luafind(1) prints for an error entry,
+ * after the expression's output and what Lua printed.
+ */
+static void warn_error(struct lfb_walk *lw, const struct lf_entry *e)
 {
+	lf_out_flush(&lw->find->out);
+	fflush(stdout);
 	FILE *fp = lf_diag_stream();
 	if (e->error == ELOOP && e->loop_pathlen) {
 		fprintf(fp, "%s: File system loop detected; ", lf_progname);
@@ -211,22 +216,8 @@ int lfb_find_step(lua_State *L, struct lfb_walk *lw)
 {
 	struct lfb_find *f = lw->find;
 	for (;;) {
-		lw->gen++;
-		lw->cur = NULL;
-		if (f->quit) {
-			lfb_walk_close(lw);
-			lua_pushnil(L);
-			return 1;
-		}
 		struct lf_entry *e;
-		int r = lf_walk_next(lw->w, &e);
-		if (r <= 0) {
-			int err = errno;
-			lfb_walk_close(lw);
-			if (r < 0) {
-				return luaL_error(L, FN ": %s", strerror(err));
-			}
-			lua_pushnil(L);
+		if (!lfb_walk_advance(L, lw, f->quit, FN, &e)) {
 			return 1;
 		}
 		lw->entries++;
@@ -236,22 +227,10 @@ int lfb_find_step(lua_State *L, struct lfb_walk *lw)
 			if (e->error == ENOENT && f->cmd.ignore_race && e->depth > 0) {
 				continue;
 			}
-			switch (lw->errors) {
-			case LFB_ERR_YIELD:
-				return yield(L, lw, e);
-			case LFB_ERR_SKIP:
+			if (!lfb_walk_keep_error(L, lw, e, warn_error)) {
 				continue;
-			case LFB_ERR_WARN:
-				lf_out_flush(&f->out);
-				fflush(stdout);
-				report_error(e);
-				continue;
-			case LFB_ERR_RAISE:
-				lua_pushlstring(L, e->path, e->pathlen);
-				lua_pushfstring(L, ": %s", strerror(e->error));
-				lua_concat(L, 2);
-				return lua_error(L);
 			}
+			return yield(L, lw, e);
 		}
 
 		f->ev.entry = e;
@@ -293,21 +272,10 @@ struct find_args {
 	bool split;  /* one string, to split as sh would */
 };
 
-static void check_string(lua_State *L, int idx, const char *what)
-{
-	size_t len;
-	if (lua_type(L, idx) != LUA_TSTRING) {
-		luaL_error(L, FN ": %s must be a string, got %s", what, luaL_typename(L, idx));
-	}
-	const char *s = lua_tolstring(L, idx, &len);
-	if (strlen(s) != len) {
-		luaL_error(L, FN ": %s contains a NUL byte", what);
-	}
-}
-
 /* One option of the roots table, its value on top and its name at -2. */
-static void parse_option(lua_State *L, struct find_args *a, const char *opt)
+static void parse_option(lua_State *L, void *ud, const char *opt)
 {
+	struct find_args *a = ud;
 	static const char *const errors[] = {"yield", "skip", "warn", "raise", NULL};
 	static const struct {
 		const char *opt, *instead;
@@ -355,34 +323,7 @@ static void parse_args(lua_State *L, struct find_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->errors = LFB_ERR_YIELD;
-	if (lua_type(L, 1) == LUA_TSTRING) {
-		check_string(L, 1, "the root");
-		a->nroots = 1;
-	} else if (lua_type(L, 1) == LUA_TTABLE) {
-		a->nroots = lua_rawlen(L, 1);
-		if (a->nroots == 0) {
-			luaL_error(L, FN ": no root given");
-		}
-		lua_pushnil(L);
-		while (lua_next(L, 1)) {
-			if (lua_type(L, -2) == LUA_TSTRING) {
-				parse_option(L, a, lua_tostring(L, -2));
-			} else {
-				lua_Integer i = lua_isinteger(L, -2) ? lua_tointeger(L, -2) : 0;
-				if (i < 1 || (size_t)i > a->nroots) {
-					lua_pushvalue(L, -2);
-					luaL_error(L, FN ": unexpected key %s in the roots table",
-						   luaL_tolstring(L, -1, NULL));
-				}
-				lua_pushfstring(L, "root %d", (int)i);
-				check_string(L, -2, lua_tostring(L, -1));
-				lua_pop(L, 1);
-			}
-			lua_pop(L, 1);
-		}
-	} else {
-		luaL_typeerror(L, 1, "string or table");
-	}
+	a->nroots = lfb_check_roots(L, FN, "roots", parse_option, a);
 
 	int top = lua_gettop(L);
 	for (int i = 2; i <= top; i++) {
@@ -514,19 +455,8 @@ static int mod_find(lua_State *L)
 	int walk = lua_gettop(L);
 
 	/* The strings the walker and the expression point into. */
-	lua_createtable(L, (int)a.nroots + a.nwords, 0);
+	lfb_walk_pin_roots(L, lw, walk, a.nwords);
 	int pin = lua_gettop(L);
-	lua_pushvalue(L, pin);
-	lua_setiuservalue(L, walk, LFB_UV_ROOTS);
-	for (size_t i = 0; i < a.nroots; i++) {
-		if (lua_type(L, 1) == LUA_TSTRING) {
-			lua_pushvalue(L, 1);
-		} else {
-			lua_rawgeti(L, 1, (lua_Integer)i + 1);
-		}
-		lw->roots[i] = lua_tostring(L, -1);
-		lua_rawseti(L, pin, (lua_Integer)i + 1);
-	}
 	int nwords = a.nwords;
 	if (a.split) {
 		size_t len;

@@ -141,6 +141,25 @@ LFB_HIDDEN void lfb_open_walk(lua_State *L, int state);
  */
 LFB_HIDDEN struct lfb_walk *lfb_walk_new(lua_State *L, size_t nroots);
 
+/*
+ * Check the first argument of walk() or find() (@fn, for messages): a root,
+ * or a table of roots whose string keys are options, each passed to
+ * @option with its value on top of the stack (@table names the table in
+ * messages: "argument", "roots").
+ *
+ * @return the number of roots; raises on a bad argument
+ */
+LFB_HIDDEN size_t lfb_check_roots(lua_State *L, const char *fn, const char *table,
+				  void (*option)(lua_State *L, void *ud, const char *opt), void *ud);
+
+/*
+ * Pin the roots that lfb_check_roots() accepted (argument 1) in a new table
+ * with room for @extra more strings, set as LFB_UV_ROOTS of the walker at
+ * stack index @walk, and point lw->roots[] into it.  The table is left on
+ * top, for find() to add the expression's words.
+ */
+LFB_HIDDEN void lfb_walk_pin_roots(lua_State *L, struct lfb_walk *lw, int walk, int extra);
+
 /* Close @lw (idempotent): what __close, __gc and w:close() do. */
 LFB_HIDDEN void lfb_walk_close(struct lfb_walk *lw);
 
@@ -150,6 +169,28 @@ LFB_HIDDEN void lfb_walk_close(struct lfb_walk *lw);
  */
 LFB_HIDDEN void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts *opts,
 			       const char *fn);
+
+/*
+ * Begin a step of the iterator of @lw (at stack index 1): move the
+ * generation on, drop the current entry and fetch the next one into *e.
+ * With @stop (find's -quit) the walker is closed first.  A walk that
+ * failed is closed and raises "FN: reason" (@fn is walk()'s or find()'s
+ * name); walk() and find() differ only in what they do with the entry.
+ *
+ * @return 1 with *e set, or 0 with nil pushed at the end (or once closed)
+ */
+LFB_HIDDEN int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *fn,
+				struct lf_entry **e);
+
+/*
+ * Apply the errors= option of @lw to its error entry @e.  "warn" calls
+ * @warn, which prints the entry in its iterator's format.
+ *
+ * @return true to hand @e out ("yield"), false to drop it ("skip", "warn");
+ *	raises "PATH: MESSAGE" for "raise"
+ */
+LFB_HIDDEN bool lfb_walk_keep_error(lua_State *L, struct lfb_walk *lw, const struct lf_entry *e,
+				    void (*warn)(struct lfb_walk *lw, const struct lf_entry *e));
 
 /*
  * Push a walker userdata that wraps a walker owned by C, never closing it.

@@ -73,6 +73,31 @@ static void cache_put(lua_State *L)
 	lua_rawset(L, -4);
 }
 
+/*
+ * Push a new object of class @mt, @size bytes, for the pattern at argument
+ * 1.  Its compiled pattern is NULL until the caller compiles it, so __gc is
+ * safe if compiling fails; the pattern string is pinned for __tostring.
+ */
+static void *new_object(lua_State *L, size_t size, const char *mt)
+{
+	void *obj = lua_newuserdatauv(L, size, 1);
+	memset(obj, 0, size);
+	luaL_setmetatable(L, mt);
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1);
+	return obj;
+}
+
+/* __tostring of both classes (upvalue 1: the class name): "NAME: PATTERN" */
+static int object_tostring(lua_State *L)
+{
+	const char *mt = lua_tostring(L, lua_upvalueindex(1));
+	luaL_checkudata(L, 1, mt);
+	lua_getiuservalue(L, 1, 1);
+	lua_pushfstring(L, "%s: %s", mt, lua_tostring(L, -1));
+	return 1;
+}
+
 /* ---- regex -------------------------------------------------------------- */
 
 static struct lfb_regex *check_regex(lua_State *L)
@@ -99,12 +124,7 @@ static int mod_regex(lua_State *L)
 	if (cache_get(L, flags)) {
 		return 1;
 	}
-	struct lfb_regex *r = lua_newuserdatauv(L, sizeof(*r), 1);
-	r->re = NULL;
-	luaL_setmetatable(L, LFB_REGEX);
-	lua_pushvalue(L, 1);
-	lua_setiuservalue(L, -2, 1);
-
+	struct lfb_regex *r = new_object(L, sizeof(*r), LFB_REGEX);
 	char msg[256];
 	size_t off = 0;
 	msg[0] = '\0';
@@ -125,14 +145,6 @@ static int regex_gc(lua_State *L)
 	lf_regex_free(r->re);
 	r->re = NULL;
 	return 0;
-}
-
-static int regex_tostring(lua_State *L)
-{
-	luaL_checkudata(L, 1, LFB_REGEX);
-	lua_getiuservalue(L, 1, 1);
-	lua_pushfstring(L, "luafind.Regex: %s", lua_tostring(L, -1));
-	return 1;
 }
 
 /* string.find's rule for init: 1-based, negative from the end. */
@@ -189,48 +201,61 @@ static int push_captures(lua_State *L, struct lfb_regex *r, const char *s, bool 
 	return (int)n;
 }
 
+/* The arguments of re:match, re:find, re:test and re:gmatch: (s [, init]). */
+struct subject {
+	struct lfb_regex *r;
+	const char *s;
+	size_t len;
+	size_t start;
+	bool past_end; /* init is beyond the end of s: nothing matches */
+};
+
+static void check_subject(lua_State *L, struct subject *sj)
+{
+	sj->r = check_regex(L);
+	sj->s = luaL_checklstring(L, 2, &sj->len);
+	sj->start = start_offset(L, 3, sj->len, &sj->past_end);
+}
+
+/* Whether the regex matches from the subject's start; raises on a matching failure. */
+static bool subject_matches(lua_State *L, const struct subject *sj)
+{
+	return !sj->past_end && exec(L, sj->r, sj->s, sj->len, sj->start, 0);
+}
+
 /* re:match(s [, init]) -> the captures, or the whole match; fail if none */
 static int regex_match(lua_State *L)
 {
-	struct lfb_regex *r = check_regex(L);
-	size_t len;
-	const char *s = luaL_checklstring(L, 2, &len);
-	bool past;
-	size_t start = start_offset(L, 3, len, &past);
-	if (past || !exec(L, r, s, len, start, 0)) {
+	struct subject sj;
+	check_subject(L, &sj);
+	if (!subject_matches(L, &sj)) {
 		luaL_pushfail(L);
 		return 1;
 	}
-	return push_captures(L, r, s, true);
+	return push_captures(L, sj.r, sj.s, true);
 }
 
 /* re:find(s [, init]) -> start, end, captures...; fail if none */
 static int regex_find(lua_State *L)
 {
-	struct lfb_regex *r = check_regex(L);
-	size_t len;
-	const char *s = luaL_checklstring(L, 2, &len);
-	bool past;
-	size_t start = start_offset(L, 3, len, &past);
-	if (past || !exec(L, r, s, len, start, 0)) {
+	struct subject sj;
+	check_subject(L, &sj);
+	if (!subject_matches(L, &sj)) {
 		luaL_pushfail(L);
 		return 1;
 	}
-	const size_t *ov = lf_regex_ovector(r->re);
+	const size_t *ov = lf_regex_ovector(sj.r->re);
 	lua_pushinteger(L, (lua_Integer)ov[0] + 1);
 	lua_pushinteger(L, (lua_Integer)(ov[1] > ov[0] ? ov[1] : ov[0]));
-	return 2 + push_captures(L, r, s, false);
+	return 2 + push_captures(L, sj.r, sj.s, false);
 }
 
 /* re:test(s [, init]) -> whether it matches; creates no string */
 static int regex_test(lua_State *L)
 {
-	struct lfb_regex *r = check_regex(L);
-	size_t len;
-	const char *s = luaL_checklstring(L, 2, &len);
-	bool past;
-	size_t start = start_offset(L, 3, len, &past);
-	lua_pushboolean(L, !past && exec(L, r, s, len, start, 0));
+	struct subject sj;
+	check_subject(L, &sj);
+	lua_pushboolean(L, subject_matches(L, &sj));
 	return 1;
 }
 
@@ -267,13 +292,10 @@ static int gmatch_step(lua_State *L)
 /* re:gmatch(s [, init]) -> an iterator over the matches' captures */
 static int regex_gmatch(lua_State *L)
 {
-	check_regex(L);
-	size_t len;
-	luaL_checklstring(L, 2, &len);
-	bool past;
-	size_t start = start_offset(L, 3, len, &past);
+	struct subject sj;
+	check_subject(L, &sj);
 	lua_settop(L, 2);
-	lua_pushinteger(L, past ? (lua_Integer)len + 1 : (lua_Integer)start);
+	lua_pushinteger(L, sj.past_end ? (lua_Integer)sj.len + 1 : (lua_Integer)sj.start);
 	lua_pushinteger(L, -1);
 	lua_pushcclosure(L, gmatch_step, 4);
 	return 1;
@@ -290,7 +312,7 @@ static const luaL_Reg regex_meth[] = {
 static const luaL_Reg regex_metameth[] = {
 	{"__index", NULL},
 	{"__gc", regex_gc},
-	{"__tostring", regex_tostring},
+	{"__tostring", object_tostring},
 	{NULL, NULL},
 };
 
@@ -314,11 +336,7 @@ static int mod_glob(lua_State *L)
 	if (cache_get(L, flags)) {
 		return 1;
 	}
-	struct lfb_glob *g = lua_newuserdatauv(L, sizeof(*g), 1);
-	g->g = NULL;
-	luaL_setmetatable(L, LFB_GLOB);
-	lua_pushvalue(L, 1);
-	lua_setiuservalue(L, -2, 1);
+	struct lfb_glob *g = new_object(L, sizeof(*g), LFB_GLOB);
 	g->g = lf_glob_compile(pat, flags);
 	if (!g->g) {
 		return luaL_error(L, "luafind.glob: %s", strerror(errno));
@@ -348,14 +366,6 @@ static int glob_match(lua_State *L)
 	return 1;
 }
 
-static int glob_tostring(lua_State *L)
-{
-	luaL_checkudata(L, 1, LFB_GLOB);
-	lua_getiuservalue(L, 1, 1);
-	lua_pushfstring(L, "luafind.Glob: %s", lua_tostring(L, -1));
-	return 1;
-}
-
 static const luaL_Reg glob_meth[] = {
 	{"match", glob_match},
 	{NULL, NULL},
@@ -364,16 +374,18 @@ static const luaL_Reg glob_meth[] = {
 static const luaL_Reg glob_metameth[] = {
 	{"__index", NULL},
 	{"__gc", glob_gc},
-	{"__tostring", glob_tostring},
+	{"__tostring", object_tostring},
 	{NULL, NULL},
 };
 
 /* ---- registration ------------------------------------------------------- */
 
+/* The metamethods get the class name as their upvalue (object_tostring). */
 static void new_class(lua_State *L, const char *name, const luaL_Reg *meta, const luaL_Reg *meth)
 {
 	if (luaL_newmetatable(L, name)) {
-		luaL_setfuncs(L, meta, 0);
+		lua_pushstring(L, name);
+		luaL_setfuncs(L, meta, 1);
 		lua_newtable(L);
 		luaL_setfuncs(L, meth, 0);
 		lua_setfield(L, -2, "__index");

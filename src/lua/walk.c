@@ -138,6 +138,60 @@ static int walk_close(lua_State *L)
 
 /* ---- iteration ---------------------------------------------------------- */
 
+int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *fn, struct lf_entry **e)
+{
+	lw->gen++;
+	lw->cur = NULL;
+	if (stop) {
+		walk_close_core(lw);
+	}
+	if (!lw->w) {
+		lua_pushnil(L);
+		return 0;
+	}
+	int r = lf_walk_next(lw->w, e);
+	if (r <= 0) {
+		int err = errno;
+		walk_close_core(lw);
+		if (r < 0) {
+			return luaL_error(L, "%s: %s", fn, strerror(err));
+		}
+		lua_pushnil(L);
+		return 0;
+	}
+	return 1;
+}
+
+bool lfb_walk_keep_error(lua_State *L, struct lfb_walk *lw, const struct lf_entry *e,
+			 void (*warn)(struct lfb_walk *lw, const struct lf_entry *e))
+{
+	switch (lw->errors) {
+	case LFB_ERR_YIELD:
+		return true;
+	case LFB_ERR_SKIP:
+		return false;
+	case LFB_ERR_WARN:
+		warn(lw, e);
+		return false;
+	case LFB_ERR_RAISE:
+		break;
+	}
+	lua_pushlstring(L, e->path, e->pathlen);
+	lua_pushfstring(L, ": %s", strerror(e->error));
+	lua_concat(L, 2);
+	return lua_error(L);
+}
+
+/* errors = "warn" for walk(): "luafind: PATH: MESSAGE", after what Lua printed. */
+static void warn_error(struct lfb_walk *lw, const struct lf_entry *e)
+{
+	(void)lw;
+	fflush(stdout);
+	fputs("luafind: ", stderr);
+	fwrite(e->path, 1, e->pathlen, stderr);
+	fprintf(stderr, ": %s\n", strerror(e->error));
+}
+
 /*
  * The iterator: walk_iter(w) returns the next entry, or nil at the end.
  * Upvalue 1 is the walker metatable, compared directly: cheaper than
@@ -157,38 +211,12 @@ static int walk_iter(lua_State *L)
 		return lfb_find_step(L, lw);
 	}
 	for (;;) {
-		lw->gen++;
-		lw->cur = NULL;
-		if (!lw->w) {
-			lua_pushnil(L);
-			return 1;
-		}
 		struct lf_entry *e;
-		int r = lf_walk_next(lw->w, &e);
-		if (r <= 0) {
-			int err = errno;
-			walk_close_core(lw);
-			if (r < 0) {
-				return luaL_error(L, "luafind.walk: %s", strerror(err));
-			}
-			lua_pushnil(L);
+		if (!lfb_walk_advance(L, lw, false, "luafind.walk", &e)) {
 			return 1;
 		}
-		if (e->visit == LF_VISIT_ERROR && lw->errors != LFB_ERR_YIELD) {
-			if (lw->errors == LFB_ERR_SKIP) {
-				continue;
-			}
-			if (lw->errors == LFB_ERR_WARN) {
-				fflush(stdout);
-				fputs("luafind: ", stderr);
-				fwrite(e->path, 1, e->pathlen, stderr);
-				fprintf(stderr, ": %s\n", strerror(e->error));
-				continue;
-			}
-			lua_pushlstring(L, e->path, e->pathlen);
-			lua_pushfstring(L, ": %s", strerror(e->error));
-			lua_concat(L, 2);
-			return lua_error(L);
+		if (e->visit == LF_VISIT_ERROR && !lfb_walk_keep_error(L, lw, e, warn_error)) {
+			continue;
 		}
 		lw->entries++;
 		lw->cur = e;
@@ -277,8 +305,9 @@ static bool opt_bool(lua_State *L, const char *opt)
 }
 
 /* Parse one option, its value on top and its name at -2. */
-static void parse_option(lua_State *L, struct walk_args *a, const char *opt)
+static void parse_option(lua_State *L, void *ud, const char *opt)
 {
+	struct walk_args *a = ud;
 	static const char *const follow[] = {"never", "roots", "always", NULL};
 	static const char *const order[] = {"pre", "post", "both", "breadth", NULL};
 	static const char *const errors[] = {"yield", "skip", "warn", "raise", NULL};
@@ -306,16 +335,50 @@ static void parse_option(lua_State *L, struct walk_args *a, const char *opt)
 	}
 }
 
-static void check_root(lua_State *L, int idx, const char *what)
+static void check_root(lua_State *L, int idx, const char *fn, const char *what)
 {
 	size_t len;
 	if (lua_type(L, idx) != LUA_TSTRING) {
-		luaL_error(L, "luafind.walk: %s must be a string, got %s", what, luaL_typename(L, idx));
+		luaL_error(L, "%s: %s must be a string, got %s", fn, what, luaL_typename(L, idx));
 	}
 	const char *s = lua_tolstring(L, idx, &len);
 	if (strlen(s) != len) {
-		luaL_error(L, "luafind.walk: %s contains a NUL byte", what);
+		luaL_error(L, "%s: %s contains a NUL byte", fn, what);
 	}
+}
+
+size_t lfb_check_roots(lua_State *L, const char *fn, const char *table,
+		       void (*option)(lua_State *L, void *ud, const char *opt), void *ud)
+{
+	if (lua_type(L, 1) == LUA_TSTRING) {
+		check_root(L, 1, fn, "the root");
+		return 1;
+	}
+	if (lua_type(L, 1) != LUA_TTABLE) {
+		luaL_typeerror(L, 1, "string or table");
+	}
+	size_t nroots = lua_rawlen(L, 1);
+	if (nroots == 0) {
+		luaL_error(L, "%s: no root given", fn);
+	}
+	lua_pushnil(L);
+	while (lua_next(L, 1)) {
+		if (lua_type(L, -2) == LUA_TSTRING) {
+			option(L, ud, lua_tostring(L, -2));
+		} else {
+			lua_Integer i = lua_isinteger(L, -2) ? lua_tointeger(L, -2) : 0;
+			if (i < 1 || (size_t)i > nroots) {
+				lua_pushvalue(L, -2);
+				luaL_error(L, "%s: unexpected key %s in the %s table", fn,
+					   luaL_tolstring(L, -1, NULL), table);
+			}
+			lua_pushfstring(L, "root %d", (int)i);
+			check_root(L, -2, fn, lua_tostring(L, -1));
+			lua_pop(L, 1);
+		}
+		lua_pop(L, 1);
+	}
+	return nroots;
 }
 
 /* Validate walk()'s argument; everything that can raise happens here, before
@@ -329,35 +392,7 @@ static void parse_args(lua_State *L, struct walk_args *a)
 		luaL_error(L, "luafind.walk: expected one argument (a root or a table), got %d",
 			   lua_gettop(L));
 	}
-	if (lua_type(L, 1) == LUA_TSTRING) {
-		check_root(L, 1, "the root");
-		a->nroots = 1;
-		return;
-	}
-	if (lua_type(L, 1) != LUA_TTABLE) {
-		luaL_typeerror(L, 1, "string or table");
-	}
-	a->nroots = lua_rawlen(L, 1);
-	if (a->nroots == 0) {
-		luaL_error(L, "luafind.walk: no root given");
-	}
-	lua_pushnil(L);
-	while (lua_next(L, 1)) {
-		if (lua_type(L, -2) == LUA_TSTRING) {
-			parse_option(L, a, lua_tostring(L, -2));
-		} else {
-			lua_Integer i = lua_isinteger(L, -2) ? lua_tointeger(L, -2) : 0;
-			if (i < 1 || (size_t)i > a->nroots) {
-				lua_pushvalue(L, -2);
-				luaL_error(L, "luafind.walk: unexpected key %s in the argument table",
-					   luaL_tolstring(L, -1, NULL));
-			}
-			lua_pushfstring(L, "root %d", (int)i);
-			check_root(L, -2, lua_tostring(L, -1));
-			lua_pop(L, 1);
-		}
-		lua_pop(L, 1);
-	}
+	a->nroots = lfb_check_roots(L, "luafind.walk", "argument", parse_option, a);
 }
 
 /*
@@ -394,6 +429,22 @@ struct lfb_walk *lfb_walk_new(lua_State *L, size_t nroots)
 	return lw;
 }
 
+void lfb_walk_pin_roots(lua_State *L, struct lfb_walk *lw, int walk, int extra)
+{
+	lua_createtable(L, (int)lw->nroots + extra, 0);
+	lua_pushvalue(L, -1);
+	lua_setiuservalue(L, walk, LFB_UV_ROOTS);
+	for (size_t i = 0; i < lw->nroots; i++) {
+		if (lua_type(L, 1) == LUA_TSTRING) {
+			lua_pushvalue(L, 1);
+		} else {
+			lua_rawgeti(L, 1, (lua_Integer)i + 1);
+		}
+		lw->roots[i] = lua_tostring(L, -1);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+}
+
 void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts *opts, const char *fn)
 {
 	lw->w = lf_walk_open(opts);
@@ -423,18 +474,8 @@ static int mod_walk(lua_State *L)
 	lw->symlinks = a.opts.symlinks;
 	lw->errors = a.errors;
 	int walk = lua_gettop(L);
-
-	lua_createtable(L, (int)a.nroots, 0);
-	for (size_t i = 0; i < a.nroots; i++) {
-		if (lua_type(L, 1) == LUA_TSTRING) {
-			lua_pushvalue(L, 1);
-		} else {
-			lua_rawgeti(L, 1, (lua_Integer)i + 1);
-		}
-		lw->roots[i] = lua_tostring(L, -1);
-		lua_rawseti(L, -2, (lua_Integer)i + 1);
-	}
-	lua_setiuservalue(L, walk, LFB_UV_ROOTS);
+	lfb_walk_pin_roots(L, lw, walk, 0);
+	lua_pop(L, 1);
 
 	a.opts.roots = lw->roots;
 	a.opts.nroots = a.nroots;
