@@ -34,6 +34,42 @@ void lf_expr_free(struct lf_expr *x)
 	}
 }
 
+static bool collect_enter(struct lf_expr *x, struct lf_expr ***v, size_t *n, size_t *cap)
+{
+	if (!x) {
+		return true;
+	}
+	if (!collect_enter(x->lhs, v, n, cap) || !collect_enter(x->rhs, v, n, cap)) {
+		return false;
+	}
+	if (x->enter) {
+		if (*n == *cap) {
+			size_t c = *cap ? 2 * *cap : 4;
+			struct lf_expr **nv = realloc(*v, c * sizeof(**v));
+			if (!nv) {
+				return false;
+			}
+			*v = nv;
+			*cap = c;
+		}
+		(*v)[(*n)++] = x;
+	}
+	return true;
+}
+
+struct lf_expr **lf_expr_enter_list(struct lf_expr *x, size_t *n)
+{
+	struct lf_expr **v = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (!collect_enter(x, &v, n, &cap)) {
+		free(v);
+		*n = 0;
+		return NULL;
+	}
+	return v;
+}
+
 void lf_expr_finish(struct lf_expr *x, struct lf_eval *ev)
 {
 	if (x) {

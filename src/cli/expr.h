@@ -73,6 +73,7 @@ struct lf_expr {
 	void *data;                /**< a primary's own state, freed by destroy */
 	void (*destroy)(void *data);
 	lf_finish_fn *finish;      /**< called once after the walk, if set */
+	lf_finish_fn *enter;       /**< called as the walk reaches each entry, if set */
 };
 
 /** Allocate a node; NULL with errno set on failure. */
@@ -86,6 +87,13 @@ static inline bool lf_expr_eval(const struct lf_expr *x, struct lf_eval *ev)
 {
 	return x->eval(x, ev);
 }
+
+/**
+ * The nodes that have an enter hook, in evaluation order: a malloc'ed
+ * array of *@n (NULL if none).  The caller calls each node's hook as the walk
+ * reaches an entry (error entries included), before evaluating it.
+ */
+struct lf_expr **lf_expr_enter_list(struct lf_expr *x, size_t *n);
 
 /** Call every node's finish hook, after the walk. */
 void lf_expr_finish(struct lf_expr *x, struct lf_eval *ev);

@@ -163,12 +163,18 @@ static int run(struct lf_cmdline *cmd)
 	}
 
 	struct lf_eval ev = {.walk = w, .out = &out, .cmd = cmd};
+	size_t nenter;
+	struct lf_expr **enter = lf_expr_enter_list(cmd->expr, &nenter);
 	uint64_t entries = 0;
 	struct lf_entry *e;
 	int r;
 	while ((r = lf_walk_next(w, &e)) > 0) {
 		entries++;
 		ev.seq = entries;
+		ev.entry = e;
+		for (size_t i = 0; i < nenter; i++) {
+			enter[i]->enter(enter[i], &ev);
+		}
 		if (e->visit == LF_VISIT_ERROR) {
 			if (e->error == ENOENT && cmd->ignore_race && e->depth > 0) {
 				continue;
@@ -184,6 +190,7 @@ static int run(struct lf_cmdline *cmd)
 			break;
 		}
 	}
+	free(enter);
 	/* Pending -exec ... + batches run even after -quit, as in find. */
 	if (!ev.stop) {
 		lf_expr_finish(cmd->expr, &ev);

@@ -15,9 +15,11 @@
  * posix_spawn_file_actions_addfchdir_np on the walker's directory fd, so
  * directories deeper than PATH_MAX work.  A root's directory is the dirname
  * of the root as written.  An -execdir batch holds files of one directory:
- * it runs when the walk reaches a file of another directory or depth (GNU
- * runs it when the walk changes level) and keeps a duplicate of the
- * directory fd until then.
+ * its enter hook runs it as soon as the walk reaches a file of another
+ * directory or depth, before that file is evaluated (GNU runs pending
+ * batches when the walk changes level, which between two files the walk
+ * returns is the same thing), and it keeps a duplicate of the directory fd
+ * until then.
  *
  * -ok and -okdir ask first, on stderr, "< CMD ... PATH > ? ", read a line of
  * standard input and run the command only if the line matches the locale's
@@ -30,11 +32,6 @@
  *  - A batch the kernel still refuses (E2BIG, when it counts more than GNU's
  *    estimate) is halved and retried; GNU reports the error.  A path too long
  *    for any batch is run alone; GNU exits ("cannot fit single argument...").
- *  - A pending -execdir batch runs when this action next sees a file of
- *    another directory or depth, or after the walk.  GNU runs it as soon as
- *    the walk changes level, before other actions see the next file, and so
- *    also splits a directory's batch where the walk went through a
- *    subdirectory whose entries the expression filtered out.
  */
 #define _GNU_SOURCE
 #include "diag.h"
@@ -202,7 +199,7 @@ static void exec_free(void *data)
 }
 
 static lf_eval_fn eval_exec;
-static lf_finish_fn finish_exec;
+static lf_finish_fn finish_exec, enter_execdir;
 
 /*
  * The words up to ";", or up to "+" right after a word holding "{}" (not for
@@ -285,6 +282,9 @@ static struct lf_expr *parse_exec(struct lf_parser *p, const struct lf_primary *
 	x->destroy = exec_free;
 	if (flags & EXEC_MULTI) {
 		x->finish = finish_exec;
+		if (flags & EXEC_DIR) {
+			x->enter = enter_execdir;
+		}
 	}
 	lf_parser_consume(p, end + 1);
 	return x;
@@ -785,6 +785,20 @@ static bool eval_exec(const struct lf_expr *x, struct lf_eval *ev)
 static void finish_exec(struct lf_expr *x, struct lf_eval *ev)
 {
 	run_batch(x->data, ev);
+}
+
+/*
+ * As in find, a pending -execdir batch runs as soon as the walk reaches a
+ * file outside its directory, before anything is evaluated for that file
+ * (find runs them when the walk changes level; between two files returned
+ * one after the other, that is when their directories differ).
+ */
+static void enter_execdir(struct lf_expr *x, struct lf_eval *ev)
+{
+	struct exec *ex = x->data;
+	if (ex->n > 0 && !same_dir(ex, ev->entry)) {
+		run_batch(ex, ev);
+	}
 }
 
 const struct lf_primary lf_prims_exec[] = {

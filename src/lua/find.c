@@ -47,6 +47,8 @@
 struct lfb_find {
 	struct lf_cmdline cmd;
 	struct lf_eval ev;
+	struct lf_expr **enter; /* the nodes with an enter hook (-execdir ... +) */
+	size_t nenter;
 	struct lf_out out;
 	char **argv;      /* the expression's words, NULL-terminated; the strings
 			   * are pinned in the walker's LFB_UV_ROOTS table */
@@ -90,6 +92,7 @@ void lfb_find_close(struct lfb_walk *lw)
 	free(f->errbuf);
 	free(f->msgs);
 	free(f->argv);
+	free(f->enter);
 	free(f);
 }
 
@@ -222,6 +225,10 @@ int lfb_find_step(lua_State *L, struct lfb_walk *lw)
 		}
 		lw->entries++;
 		f->ev.seq = lw->entries;
+		f->ev.entry = e;
+		for (size_t i = 0; i < f->nenter; i++) {
+			f->enter[i]->enter(f->enter[i], &f->ev);
+		}
 
 		if (e->visit == LF_VISIT_ERROR) {
 			if (e->error == ENOENT && f->cmd.ignore_race && e->depth > 0) {
@@ -535,6 +542,7 @@ static int mod_find(lua_State *L)
 	}
 	f->has_out = true;
 
+	f->enter = lf_expr_enter_list(f->cmd.expr, &f->nenter);
 	lfb_walk_start(L, lw, &opts, FN);
 	f->started = true;
 	f->ev.walk = lw->w;

@@ -256,6 +256,14 @@ check_interleave() {
 	same_as_gnu "execdir + after -quit" 'cd "$work" && "$FIND" t -execdir echo {} + -name c -quit'
 	same_as_gnu "exec + after -quit" 'cd "$work" && "$FIND" t -exec echo {} + -name c -quit'
 	same_as_gnu "exec + and print" 'cd "$work" && "$FIND" t -name b -exec echo {} + -print0'
+	# A pending -execdir batch runs as soon as the walk leaves its
+	# directory, before the next file is printed (GNU: at a level change).
+	mkdir -p "$work/t/x/y/z" && touch "$work/t/x/f" "$work/t/x/y/g" "$work/t/x/y/z/h"
+	for args in "-print -execdir echo {} +" "-name ? -execdir echo X {} + -o -print" \
+		"-mindepth 2 -print -execdir echo {} +" "-depth -print -execdir echo {} +" \
+		"-type f -execdir echo {} + -o -print" "-print -execdir echo A {} + -execdir echo B {} +"; do
+		same_as_gnu "execdir + batches and $args" 'cd "$work" && "$FIND" t '"$args"
+	done
 	echo "ok: output interleaves with the commands' as in GNU find"
 }
 

@@ -418,6 +418,15 @@ do
   T.same(T.sorted({l[4], l[5], l[6]}),
     {"nonempty\tdeep.txt", "nonempty\tfile.txt", "nonempty\twith space.txt"}, "-exec ;")
   assert(#l == 6, out)
+  -- A pending -execdir batch runs as soon as the walk leaves its directory,
+  -- before the next file is printed: the same output as GNU find.
+  out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    for e in find(%q, "-print", "-execdir", "echo", "{}", "+") do end
+  ]]):format(root))
+  local want = T.capture(GNU .. " " .. T.q(root) .. " -print -execdir echo {} +")
+  assert(out == want, "-execdir +: " .. out .. "\n--- GNU find:\n" .. want)
   -- -quit after -print: one line.
   out = T.run_lua(work, ([[
     local lf = require "luafind"
