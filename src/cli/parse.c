@@ -356,9 +356,21 @@ static const char *peek(struct lf_parser *p)
 	return p->pos < p->argc ? p->argv[p->pos] : NULL;
 }
 
+/*
+ * Whether @tok is the word @w.  find looks words up without one leading
+ * '-' (GNU's find_parser), so "-(" "-)" "-!" "-," are the operators too.
+ */
+static bool word_is(const char *tok, const char *w)
+{
+	if (strcmp(tok, w) == 0) {
+		return true;
+	}
+	return tok[0] == '-' && w[1] == '\0' && strchr("()!,", w[0]) && strcmp(tok + 1, w) == 0;
+}
+
 static bool is(const char *tok, const char *a, const char *b)
 {
-	return tok && (strcmp(tok, a) == 0 || (b && strcmp(tok, b) == 0));
+	return tok && (word_is(tok, a) || (b && word_is(tok, b)));
 }
 
 static struct lf_expr *parse_expr(struct lf_parser *p);
