@@ -469,7 +469,7 @@ static int mod_find(lua_State *L)
 		size_t len;
 		const char *s = lua_tolstring(L, 2, &len);
 		char *buf = lua_newuserdatauv(L, len + 1, 0);
-		const char *why;
+		const char *why = "a syntax error"; /* always set on failure; -O1 cannot tell */
 		nwords = split_words(s, len, buf, &why);
 		if (nwords < 0) {
 			return luaL_error(L, FN ": %s in the expression string", why);
