@@ -728,8 +728,20 @@ static struct lf_expr *parse_type(struct lf_parser *p, const struct lf_primary *
 	static const enum lf_type types[] = {LF_REG, LF_DIR, LF_LNK, LF_FIFO, LF_SOCK, LF_CHR, LF_BLK};
 	const char *a = args[0];
 	unsigned mask = 0;
+	if (!*a) {
+		lf_parse_error(p, 1, "Arguments to %s should contain at least one letter", prim->name);
+		return NULL;
+	}
 	for (size_t i = 0;; i += 2) {
 		const char *l = a[i] ? strchr(letters, a[i]) : NULL;
+		if (a[i] == 'D') {
+			/* GNU find knows doors but, off Solaris, refuses them. */
+			lf_parse_error(p, 1,
+				       "%s %c is not supported because Solaris doors are not supported on the "
+				       "platform find was compiled on.",
+				       prim->name, a[i]);
+			return NULL;
+		}
 		if (!l) {
 			lf_parse_error(p, 1, "Unknown argument to %s: %c", prim->name, a[i] ? a[i] : ' ');
 			return NULL;
