@@ -263,7 +263,9 @@ static bool eval_xtime(const struct lf_expr *x, struct lf_eval *ev)
 /*
  * -used N: last accessed N days after its status last changed, counted in
  * started days as GNU find 4.9 does it (measured: a file read one hour after
- * its change is -used 1, -used -1 and -used +0; read before it, never).
+ * its change is -used 1, -used -1 and -used +0; read before it, never).  A
+ * file whose access time equals its change time (never read since) is
+ * -used 1 and -used -N for any N > 0, but never -used +N.
  */
 static struct lf_expr *parse_used(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -278,12 +280,19 @@ static struct lf_expr *parse_used(struct lf_parser *p, const struct lf_primary *
 	}
 	struct lf_expr *x = lf_parse_node(p, prim);
 	if (x) {
+		double secs = days * DAYSECS;
 		x->cmp = cmp;
-		x->ref.tv_sec = (time_t)(days * DAYSECS);
+		x->ref.tv_sec = (time_t)secs;
+		x->ref.tv_nsec = (long)((secs - (double)x->ref.tv_sec) * 1e9);
 	}
 	return x;
 }
 
+/*
+ * GNU's pred_used compares the delta ctime - atime (never positive) with
+ * -N days, inverting the sense of + and -; in terms of d = atime - ctime
+ * that is d < N for -N, d > N for +N, and N - 1 <= d < N days for N.
+ */
 static bool eval_used(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
@@ -291,8 +300,8 @@ static bool eval_used(const struct lf_expr *x, struct lf_eval *ev)
 		return false;
 	}
 	double d = ts_diff(st->atime, st->ctime);
-	double n = (double)x->ref.tv_sec;
-	if (d <= 0) {
+	double n = (double)x->ref.tv_sec + (double)x->ref.tv_nsec / 1e9;
+	if (d < 0) {
 		return false;
 	}
 	if (x->cmp > 0) {
@@ -301,7 +310,7 @@ static bool eval_used(const struct lf_expr *x, struct lf_eval *ev)
 	if (x->cmp < 0) {
 		return d < n;
 	}
-	return d > n - DAYSECS && d <= n;
+	return d >= n - DAYSECS && d < n;
 }
 
 static struct lf_expr *parse_daystart(struct lf_parser *p, const struct lf_primary *prim, char **args)

@@ -115,6 +115,8 @@ for s in 3600 90000 250000; do
 	: > "attrs/times/read$s"
 	touch -a -d "@$((now + s))" "attrs/times/read$s"
 done
+# never read since created: its access time is its change time
+: > attrs/times/read0
 : > attrs/owners/nobody
 : > attrs/owners/ghost
 if [ "$(id -u)" -eq 0 ]; then
