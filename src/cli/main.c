@@ -85,6 +85,7 @@ static void usage(void)
 	       "\n"
 	       "Options: -depth -maxdepth N -mindepth N -xdev -mount -follow -noleaf -warn -nowarn\n"
 	       "         -daystart -regextype TYPE -ignore_readdir_race -noignore_readdir_race\n"
+	       "         -files0-from FILE (the paths, NUL-separated; - for standard input)\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
 	       "Tests: -name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname\n"
 	       "       -type -xtype -perm -size -links -user -group -nouser -nogroup -uid -gid -inum\n"
@@ -128,16 +129,16 @@ static void print_stats(const struct lf_counters *c, uint64_t entries)
  * -delete never touches /, whatever path leads there ("/", "//", "/tmp/.."),
  * like rm's --preserve-root.  A symbolic link to / is only a link: lstat.
  */
-static int refuse_root_dir(const struct lf_cmdline *cmd)
+static int refuse_root_dir(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
 {
 	struct stat slash, st;
 	if (!cmd->delete || stat("/", &slash) != 0) {
 		return 0;
 	}
-	for (size_t i = 0; i < cmd->nroots; i++) {
-		if (lstat(cmd->roots[i], &st) == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino) {
+	for (size_t i = 0; i < nroots; i++) {
+		if (lstat(roots[i], &st) == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino) {
 			fprintf(stderr, "%s: refusing to delete ", lf_progname);
-			lf_diag_quote(stderr, cmd->roots[i], strlen(cmd->roots[i]));
+			lf_diag_quote(stderr, roots[i], strlen(roots[i]));
 			fputs(": it is the root directory /\n", stderr);
 			return -1;
 		}
@@ -145,71 +146,226 @@ static int refuse_root_dir(const struct lf_cmdline *cmd)
 	return 0;
 }
 
-static int run(struct lf_cmdline *cmd)
+/* What one run keeps across its walks (one per -files0-from name). */
+struct run_state {
+	struct lf_cmdline *cmd;
+	struct lf_eval ev;
+	struct lf_expr **enter;
+	size_t nenter;
+	uint64_t entries;
+	struct lf_counters total;
+};
+
+static void add_counters(struct lf_counters *sum, const struct lf_counters *c)
 {
-	if (refuse_root_dir(cmd) != 0) {
-		return 1;
+	sum->opens += c->opens;
+	sum->reopens += c->reopens;
+	sum->closes += c->closes;
+	sum->getdents += c->getdents;
+	sum->stats += c->stats;
+	sum->stats_follow += c->stats_follow;
+	sum->fd_stats += c->fd_stats;
+	sum->unlinks += c->unlinks;
+	sum->stats_ahead += c->stats_ahead;
+}
+
+/*
+ * Walk @roots, evaluating the expression for every entry.
+ *
+ * @return 0 to go on with more roots, -1 when the run must stop (-quit, a
+ *         fatal error, a failed write, the walker failing)
+ */
+static int walk_roots(struct run_state *rs, const char *const *roots, size_t nroots)
+{
+	struct lf_cmdline *cmd = rs->cmd;
+	struct lf_eval *ev = &rs->ev;
+	if (refuse_root_dir(cmd, roots, nroots) != 0) {
+		ev->status = 1;
+		return -1;
 	}
-	struct lf_out out;
-	if (lf_out_init(&out, STDOUT_FILENO) != 0) {
-		lf_diag("%s", strerror(errno));
-		return 1;
-	}
-	struct lf_walk *w = lf_walk_open(&cmd->opts);
+	struct lf_walk_opts opts = cmd->opts;
+	opts.roots = roots;
+	opts.nroots = nroots;
+	struct lf_walk *w = lf_walk_open(&opts);
 	if (!w) {
 		lf_diag("%s", strerror(errno));
-		lf_out_close(&out);
-		return 1;
+		ev->status = 1;
+		return -1;
 	}
-
-	struct lf_eval ev = {.walk = w, .out = &out, .cmd = cmd};
-	size_t nenter;
-	struct lf_expr **enter = lf_expr_enter_list(cmd->expr, &nenter);
-	uint64_t entries = 0;
+	ev->walk = w;
 	struct lf_entry *e;
 	int r;
 	while ((r = lf_walk_next(w, &e)) > 0) {
-		entries++;
-		ev.seq = entries;
-		ev.entry = e;
-		for (size_t i = 0; i < nenter; i++) {
-			enter[i]->enter(enter[i], &ev);
+		rs->entries++;
+		ev->seq = rs->entries;
+		ev->entry = e;
+		for (size_t i = 0; i < rs->nenter; i++) {
+			rs->enter[i]->enter(rs->enter[i], ev);
 		}
 		if (e->visit == LF_VISIT_ERROR) {
 			if (e->error == ENOENT && cmd->ignore_race && e->depth > 0) {
 				continue;
 			}
-			lf_out_flush(&out);
+			lf_out_flush(ev->out);
 			report_error(e);
-			ev.status = 1;
+			ev->status = 1;
 			continue;
 		}
-		ev.entry = e;
-		lf_expr_eval(cmd->expr, &ev);
-		if (ev.quit || ev.stop || out.err) {
+		ev->entry = e;
+		lf_expr_eval(cmd->expr, ev);
+		if (ev->quit || ev->stop || ev->out->err) {
 			break;
 		}
 	}
-	free(enter);
-	/* Pending -exec ... + batches run even after -quit, as in find. */
-	if (!ev.stop) {
-		lf_expr_finish(cmd->expr, &ev);
-	}
 	if (r < 0) {
 		lf_diag("%s", strerror(errno));
-		ev.status = 1;
+		ev->status = 1;
+	}
+	add_counters(&rs->total, lf_walk_counters(w));
+	lf_walk_close(w);
+	ev->walk = NULL;
+	ev->entry = NULL;
+	return r < 0 || ev->quit || ev->stop || ev->out->err ? -1 : 0;
+}
+
+/* "find: MESSAGE 'NAME'..." with NAME quoted as find quotes file names. */
+static void diag_named(const char *before, const char *name, const char *after, int err)
+{
+	fprintf(stderr, "%s: %s", lf_progname, before);
+	lf_diag_quote(stderr, name, strlen(name));
+	fputs(after, stderr);
+	if (err) {
+		fprintf(stderr, ": %s", strerror(err));
+	}
+	fputc('\n', stderr);
+}
+
+/*
+ * Open -files0-from's FILE ("-": stdin) with GNU find 4.9's checks, in its
+ * order: no paths on the command line, and stdin not shared with -ok/-okdir.
+ * Sets *@label to the name messages give it.
+ *
+ * @return the stream, or NULL after the message
+ */
+static FILE *files0_open(const struct lf_cmdline *cmd, const char **label)
+{
+	if (cmd->first_path) {
+		diag_named("extra operand ", cmd->first_path, "", 0);
+		lf_diag("file operands cannot be combined with -files0-from");
+		return NULL;
+	}
+	if (strcmp(cmd->files0_from, "-") == 0) {
+		*label = "(standard input)";
+		if (cmd->ok_stdin) {
+			/* GNU's message ends with an empty line: "%s\n" through error(). */
+			lf_diag("option -files0-from reading from standard input cannot be combined with -ok, "
+				"-okdir\n");
+			return NULL;
+		}
+		return stdin;
+	}
+	*label = cmd->files0_from;
+	FILE *fp = fopen(cmd->files0_from, "re");
+	if (!fp) {
+		diag_named("cannot open ", cmd->files0_from, " for reading", errno);
+		return NULL;
+	}
+	/* /dev/stdin, or FILE given as stdin too ("< FILE"), is stdin again. */
+	struct stat a, b;
+	if (cmd->ok_stdin && fstat(fileno(fp), &a) == 0 && fstat(STDIN_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
+		diag_named("option -files0-from: standard input must not refer to the same file when combined "
+			   "with -ok, -okdir: ",
+			   cmd->files0_from, "\n", 0);
+		fclose(fp);
+		return NULL;
+	}
+	return fp;
+}
+
+/*
+ * -files0-from: walk each NUL-separated name as it is read, as GNU find does
+ * (a name is walked before the next is read).  An empty name is an error
+ * that skips it; a read error ends the list.
+ */
+static void run_files0(struct run_state *rs)
+{
+	struct lf_eval *ev = &rs->ev;
+	const char *label;
+	FILE *fp = files0_open(rs->cmd, &label);
+	if (!fp) {
+		ev->status = 1;
+		return;
+	}
+	char *name = NULL;
+	size_t cap = 0;
+	unsigned long n = 0;
+	bool ok = true;
+	ssize_t len;
+	while ((len = getdelim(&name, &cap, '\0', fp)) >= 0) {
+		n++;
+		if (len > 0 && name[len - 1] == '\0') {
+			len--;
+		}
+		if (len == 0) {
+			lf_out_flush(ev->out);
+			fprintf(stderr, "%s: ", lf_progname);
+			lf_diag_quote(stderr, label, strlen(label));
+			fprintf(stderr, ":%lu: invalid zero-length file name\n", n);
+			ev->status = 1;
+			ok = false;
+			continue;
+		}
+		const char *roots[] = {name};
+		if (walk_roots(rs, roots, 1) != 0) {
+			ok = false;
+			break;
+		}
+	}
+	if (len < 0 && ferror(fp)) {
+		int err = errno;
+		lf_out_flush(ev->out);
+		diag_named("", label, ": read error", err);
+		ev->status = 1;
+		ok = false;
+	}
+	free(name);
+	int closed = fp == stdin ? 0 : fclose(fp);
+	if (ok && closed != 0) {
+		diag_named("error reading ", label, "", 0);
+		ev->status = 1;
+	}
+}
+
+static int run(struct lf_cmdline *cmd)
+{
+	struct lf_out out;
+	if (lf_out_init(&out, STDOUT_FILENO) != 0) {
+		lf_diag("%s", strerror(errno));
+		return 1;
+	}
+	struct run_state rs = {.cmd = cmd, .ev = {.out = &out, .cmd = cmd}};
+	rs.enter = lf_expr_enter_list(cmd->expr, &rs.nenter);
+	if (cmd->files0_from) {
+		run_files0(&rs);
+	} else {
+		walk_roots(&rs, cmd->roots, cmd->nroots);
+	}
+	free(rs.enter);
+	/* Pending -exec ... + batches run even after -quit, as in find. */
+	if (!rs.ev.stop) {
+		lf_expr_finish(cmd->expr, &rs.ev);
 	}
 	if (cmd->stats) {
-		print_stats(lf_walk_counters(w), entries);
+		print_stats(&rs.total, rs.entries);
 	}
-	lf_walk_close(w);
 	if (lf_out_close(&out) != 0) {
 		/* GNU find's two lines; we also stop at the first failed write. */
 		lf_diag("'standard output': %s", strerror(out.err));
 		lf_diag("write error");
-		ev.status = 1;
+		rs.ev.status = 1;
 	}
-	return ev.status;
+	return rs.ev.status;
 }
 
 int main(int argc, char **argv)

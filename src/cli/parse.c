@@ -41,6 +41,7 @@ struct lf_parser {
 	bool seen_non_option; /* a test or action came before: warn on options */
 	bool explicit_depth;  /* -depth was given, not just implied by -delete */
 	bool has_prune;
+	bool seen_node;       /* a primary other than -files0-from came before */
 	bool registered;      /* look in the registered tables too (lf_parse) */
 	bool caret;           /* show the command line with a caret in errors */
 };
@@ -204,6 +205,17 @@ static struct lf_expr *parse_prune(struct lf_parser *p, const struct lf_primary 
 	return lf_parse_node(p, prim);
 }
 
+/*
+ * -files0-from FILE: the roots come from FILE (main.c reads it).  GNU
+ * inserts no predicate for it, which only shows in the message for a ")"
+ * right after it (seen_node).
+ */
+static struct lf_expr *parse_files0_from(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	p->cmd->files0_from = args[0];
+	return lf_parse_node(p, prim);
+}
+
 /* -delete implies -depth, as in GNU find. */
 static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -218,6 +230,7 @@ const struct lf_primary lf_prims_core[] = {
 	{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
 	{"-depth", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
 	{"-false", LF_PRIM_TEST, 0, parse_simple, lf_eval_false, false},
+	{"-files0-from", LF_PRIM_OPTION, 1, parse_files0_from, lf_eval_true, false},
 	{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
 	{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 	{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
@@ -419,6 +432,9 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	if (prim->kind == LF_PRIM_TEST || prim->kind == LF_PRIM_ACTION || prim->kind == LF_PRIM_ACTION_PRINTS) {
 		p->seen_non_option = true;
 	}
+	if (prim->parse != parse_files0_from) {
+		p->seen_node = true;
+	}
 	struct lf_expr *x;
 	if (p->caret) {
 		x = prim->parse(p, prim, args);
@@ -434,6 +450,20 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	}
 	p->pos += 1 + p->consumed;
 	return x;
+}
+
+/*
+ * A ")" that closes nothing, in GNU find 4.9's words: its tree builder has
+ * one message when no predicate precedes (only -files0-from, which inserts
+ * none), and its check for leftovers another.
+ */
+static void too_many_parens(struct lf_parser *p)
+{
+	if (!p->seen_node) {
+		error_here(p, "invalid expression: expected expression before closing parentheses ')'.");
+	} else {
+		error_here(p, "you have too many ')'");
+	}
 }
 
 static struct lf_expr *parse_factor(struct lf_parser *p)
@@ -476,7 +506,7 @@ static struct lf_expr *parse_factor(struct lf_parser *p)
 		return NULL;
 	}
 	if (is(tok, ")", NULL)) {
-		error_here(p, "invalid expression; you have too many ')'");
+		too_many_parens(p);
 		return NULL;
 	}
 	return parse_primary(p);
@@ -677,7 +707,7 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		}
 		if (p->pos < argc) {
 			if (is(argv[p->pos], ")", NULL)) {
-				error_here(p, "invalid expression; you have too many ')'");
+				too_many_parens(p);
 			} else {
 				error_here(p, "unexpected extra predicate '%s'", argv[p->pos]);
 			}
@@ -797,6 +827,7 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 	for (size_t i = 0; i < npaths; i++) {
 		cmd->roots[i] = argv[first_path + (int)i];
 	}
+	cmd->first_path = npaths ? cmd->roots[0] : NULL;
 	if (npaths == 0) {
 		cmd->roots[npaths++] = dot[0];
 	}
@@ -835,7 +866,14 @@ int lf_parse_find(const char *const *roots, size_t nroots, int argc, char **argv
 		cmd->roots[nroots++] = ".";
 	}
 	cmd->nroots = nroots;
-	return parse_expression(&p, flags);
+	if (parse_expression(&p, flags) != 0) {
+		return -1;
+	}
+	if (cmd->files0_from) {
+		lf_diag("-files0-from: the roots are given apart from the expression here");
+		return -1;
+	}
+	return 0;
 }
 
 void lf_cmdline_free(struct lf_cmdline *cmd)

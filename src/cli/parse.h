@@ -41,6 +41,9 @@ struct lf_cmdline {
 	struct timespec day_start; /**< origin of -mtime & co (GNU's cur_day_start) */
 	bool full_days;            /**< -daystart was given */
 	int regextype;             /**< -regextype in force (prim_tests.c) */
+	const char *files0_from;   /**< -files0-from FILE: the roots, NUL-separated ("-": stdin) */
+	const char *first_path;    /**< the first path on the command line, or NULL */
+	bool ok_stdin;             /**< -ok or -okdir appears: they read answers from stdin */
 	struct lua_State *lua;     /**< shared by -lua and --script, or NULL */
 	const char *script;        /**< --script FILE: run it instead of a walk */
 	const char *run_name;      /**< --run NAME: a bundled or user script */

@@ -36,6 +36,7 @@
 #define _GNU_SOURCE
 #include "diag.h"
 #include "expr.h"
+#include "parse.h"
 #include "primary.h"
 
 #include <errno.h>
@@ -214,6 +215,7 @@ static struct lf_expr *parse_exec(struct lf_parser *p, const struct lf_primary *
 	}
 	if (strcmp(prim->name, "-ok") == 0 || strcmp(prim->name, "-okdir") == 0) {
 		flags |= EXEC_CONFIRM;
+		lf_parser_cmdline(p)->ok_stdin = true; /* -files0-from - cannot share stdin */
 	}
 	if ((flags & EXEC_DIR) && !path_is_safe(p, prim->name)) {
 		return NULL;

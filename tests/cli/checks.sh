@@ -274,4 +274,33 @@ check_tty() {
 	echo "ok: names on a terminal as GNU find shows them"
 }
 
+# -files0-from with the list on stdin, which diff_find.sh cannot give: the
+# same output, messages and exit status as GNU find.
+check_files0_stdin() {
+	[ -x /usr/bin/find ] || { echo "skip: no GNU find"; return 0; }
+	LC_ALL=C
+	export LC_ALL
+	cd "$work"
+	rm -rf t && mkdir -p t/d/e && : >t/f
+	printf '%s\0' t/d '' t/f >list
+	i=0
+	for cmd in "printf 't/d\\0\\0t/f\\0nowhere' | FIND -files0-from - -print" \
+		   "printf 't' | FIND -files0-from - -maxdepth 1" \
+		   "FIND -files0-from - <list" \
+		   "FIND -files0-from - </dev/null" \
+		   "FIND -files0-from list -ok echo {} \\; <list" \
+		   "FIND -files0-from /dev/stdin -ok echo {} \\; <list" \
+		   "FIND -files0-from - -okdir echo {} \\; <list"; do
+		i=$((i + 1))
+		lrc=0; frc=0
+		eval "$(printf "%s\n" "$cmd" | sed "s|FIND|'$luafind'|")" >l.out 2>l.err || lrc=$?
+		eval "$(printf "%s\n" "$cmd" | sed "s|FIND|/usr/bin/find|")" >f.out 2>f.err || frc=$?
+		sed -i 's/^[^:]*find: /find: /' l.err f.err
+		cmp -s l.out f.out || fail "$cmd: stdout differs: $(diff l.out f.out)"
+		cmp -s l.err f.err || fail "$cmd: stderr differs: $(diff l.err f.err)"
+		[ $lrc -eq $frc ] || fail "$cmd: exit status $lrc, GNU find $frc"
+	done
+	echo "ok: $i -files0-from runs on stdin as GNU find"
+}
+
 "check_$check"

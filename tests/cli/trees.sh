@@ -11,6 +11,8 @@
 # DEST/perms       a directory that cannot be read or searched (mode 000), to
 #                  be walked with the DAC capabilities dropped
 # DEST/special     a FIFO and a socket-free mix of types (fifo, device-free)
+# DEST/files0      NUL-separated lists of roots (relative to DEST) for
+#                  -files0-from, with an empty name, a missing one, no final NUL
 #
 # Trees are generated, never committed.  The script is idempotent: DEST is
 # wiped and rebuilt.
@@ -125,3 +127,12 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 ln -s ../sizes/s0 attrs/owners/link-to-s0
 ln -s nowhere attrs/owners/dangling
+
+# files0: lists of roots for -files0-from, run from DEST
+mkdir files0
+printf '%s\0' basic links >files0/two
+printf 'basic/src' >files0/noterm
+printf '%s\0' basic '' attrs/sizes '' >files0/empty-names
+printf '%s\0' basic nowhere weirdnames/-rf >files0/missing
+printf '%s\0' weirdnames/- -print '(' '!' >files0/dashes
+: >files0/none
