@@ -68,7 +68,7 @@ static int open_std_streams(void)
 
 static void usage(void)
 {
-	printf("Usage: %s [-H] [-L] [-P] [-OLEVEL] [--stats] [PATH...] [EXPRESSION]\n"
+	printf("Usage: %s [-H] [-L] [-P] [-OLEVEL] [-D DEBUGOPTS] [--stats] [PATH...] [EXPRESSION]\n"
 	       "       %s --script FILE [ARG...]\n"
 	       "       %s --run SCRIPT [OPTIONS] [PATH...] | --list-scripts\n"
 	       "\n"
@@ -79,6 +79,7 @@ static void usage(void)
 	       "  -H         follow symbolic links given as paths\n"
 	       "  -L         follow all symbolic links, reporting loops\n"
 	       "  -OLEVEL    GNU's optimisation level: accepted, luafind always runs cheap tests first\n"
+	       "  -D FLAGS   GNU's debug flags (-D help lists them): accepted, no debug output\n"
 	       "  --stats    print the walk's syscall counters on stderr at the end\n"
 	       "  --help     show this help\n"
 	       "  --version  show the version\n"
@@ -383,6 +384,8 @@ int main(int argc, char **argv)
 	int status = 0;
 	if (cmd.help) {
 		usage();
+	} else if (cmd.debug_help) {
+		lf_parse_debug_usage(stdout);
 	} else if (cmd.version) {
 		printf("luafind %s\n", LUAFIND_VERSION);
 	} else if (cmd.script) {

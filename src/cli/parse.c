@@ -666,6 +666,71 @@ static int parse_opt_level(const char *level)
 	return 0;
 }
 
+/* GNU find 4.9's -D flags, in its order and words (find/util.c). */
+static const struct {
+	const char *name;
+	const char *doc;
+} debug_flags[] = {
+	{"exec", "Show diagnostic information relating to -exec, -execdir, -ok and -okdir"},
+	{"opt", "Show diagnostic information relating to optimisation"},
+	{"rates", "Indicate how often each predicate succeeded"},
+	{"search", "Navigate the directory tree verbosely"},
+	{"stat", "Trace calls to stat(2) and lstat(2)"},
+	{"time", "Show diagnostic information relating to time-of-day and timestamp comparisons"},
+	{"tree", "Display the expression tree"},
+	{"all", "Set all of the debug flags (but help)"},
+	{"help", "Explain the various -D options"},
+};
+enum { DEBUG_NFLAGS = sizeof(debug_flags) / sizeof(debug_flags[0]) };
+
+void lf_parse_debug_usage(FILE *fp)
+{
+	fputs("Valid arguments for -D:\n", fp);
+	for (size_t i = 0; i < DEBUG_NFLAGS; i++) {
+		fprintf(fp, "%-10s %s\n", debug_flags[i].name, debug_flags[i].doc);
+	}
+}
+
+/*
+ * -D FLAGS, comma-separated, as GNU find 4.9 takes them: an unknown flag is
+ * only a warning, an empty list an error.  GNU splits the argument in place
+ * with strtok, so its warning quotes the argument cut at the first comma
+ * after the first flag; splitting a copy the same way says the same.
+ */
+static int parse_debug_opts(const char *arg, struct lf_cmdline *cmd)
+{
+	char *copy = strdup(arg);
+	if (!copy) {
+		lf_diag("%s", strerror(errno));
+		return -1;
+	}
+	bool empty = true;
+	char *ctx = NULL;
+	for (char *tok = strtok_r(copy, ",", &ctx); tok; tok = strtok_r(NULL, ",", &ctx)) {
+		empty = false;
+		size_t i = 0;
+		while (i < DEBUG_NFLAGS && strcmp(debug_flags[i].name, tok) != 0) {
+			i++;
+		}
+		if (i == DEBUG_NFLAGS) {
+			char *q = lf_diag_quoted(copy);
+			lf_diag("Ignoring unrecognised debug flag %s", q ? q : copy);
+			free(q);
+		} else if (strcmp(tok, "help") == 0) {
+			cmd->debug_help = true;
+		} else {
+			cmd->debug |= 1u << i;
+		}
+	}
+	free(copy);
+	if (empty) {
+		lf_diag("Empty argument to the -D option.");
+		fprintf(stderr, "Try '%s --help' for more information.\n", lf_progname);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * GNU's rule for where the paths end: at "-x", "(" or "!".  A ")" or ","
  * cannot start an expression, so there it is a path, as in GNU find 4.9
@@ -805,6 +870,18 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 		} else if (strncmp(a, "-O", 2) == 0) {
 			if (parse_opt_level(a + 2) < 0) {
 				return -1;
+			}
+		} else if (strcmp(a, "-D") == 0) {
+			if (p.pos + 1 >= argc) {
+				lf_diag("Missing argument after the -D option.");
+				fprintf(stderr, "Try '%s --help' for more information.\n", lf_progname);
+				return -1;
+			}
+			if (parse_debug_opts(argv[++p.pos], cmd) != 0) {
+				return -1;
+			}
+			if (cmd->debug_help) {
+				return 0; /* as GNU, which exits at once */
 			}
 		} else if (strcmp(a, "--") == 0) {
 			p.pos++;

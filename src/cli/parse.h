@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "expr.h"
@@ -34,6 +35,8 @@ struct lf_cmdline {
 	bool stats;   /**< --stats: print the core's counters at the end */
 	bool help;    /**< --help was given: nothing else runs */
 	bool version; /**< --version was given */
+	bool debug_help; /**< -D help was given: nothing else runs */
+	unsigned debug;  /**< GNU's -D flags: accepted, no debug output yet */
 	bool warn;    /**< GNU's -warn/-nowarn (default: stdin is a terminal) */
 	bool delete;  /**< -delete appears: roots that resolve to / are refused */
 	bool ignore_race; /**< -ignore_readdir_race: vanished files are not errors */
@@ -70,6 +73,9 @@ int lf_parse_add_primaries(const struct lf_primary *table);
  * @return 0 on success, -1 on a usage error (exit status 1)
  */
 int lf_parse(int argc, char **argv, struct lf_cmdline *cmd);
+
+/** Print GNU find's list of -D flags with their meanings (-D help). */
+void lf_parse_debug_usage(FILE *fp);
 
 /** Flags of lf_parse_find(). */
 enum lf_parse_flags {

@@ -303,4 +303,21 @@ check_files0_stdin() {
 	echo "ok: $i -files0-from runs on stdin as GNU find"
 }
 
+# -D errors end with GNU's "Try '... --help'" line, which names the program,
+# so diff_find.sh cannot compare them: findutils' debug-missing-arg.sh.
+check_debug_opts() {
+	for args in "-D" "-D ," "-D ,,"; do
+		# shellcheck disable=SC2086
+		if "$luafind" $args >"$work/out" 2>"$work/err"; then
+			fail "'$args' succeeded"
+		fi
+		[ -s "$work/out" ] && fail "'$args' printed to stdout"
+		grep -q "^Try 'luafind --help' for more information\.$" "$work/err" \
+			|| fail "'$args': no 'Try' line: $(cat "$work/err")"
+	done
+	"$luafind" -D 2>&1 | grep -qF "find: Missing argument after the -D option." || fail "-D: message"
+	"$luafind" -D , 2>&1 | grep -qF "find: Empty argument to the -D option." || fail "-D ,: message"
+	echo "ok: -D errors"
+}
+
 "check_$check"
