@@ -369,8 +369,23 @@ static int run(struct lf_cmdline *cmd)
 	return rs.ev.status;
 }
 
+/*
+ * Messages start with the name the program was run as, like find's: "find:"
+ * when luafind is installed as find.  Without its directory, though (GNU
+ * prints argv[0] whole), so that they do not depend on how it was found.
+ */
+static void set_progname(const char *argv0)
+{
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+	base = base ? base + 1 : argv0;
+	if (base && *base) {
+		lf_progname = base;
+	}
+}
+
 int main(int argc, char **argv)
 {
+	set_progname(argv[0]);
 	if (open_std_streams() != 0) {
 		return 1;
 	}

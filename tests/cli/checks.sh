@@ -142,6 +142,12 @@ check_errors() {
 		[ -z "$out" ] || fail "'$args' printed to stdout"
 		grep -q '^luafind: ' "$work/err" || fail "'$args': no message"
 	done
+	# Messages carry the name it was run as, without the directory: "find:"
+	# when installed as find.
+	ln -sf "$luafind" "$work/find"
+	"$work/find" "$work/none" 2>"$work/err" && fail "a missing root succeeded"
+	[ "$(cat "$work/err")" = "find: '$work/none': No such file or directory" ] ||
+		fail "run as find: $(cat "$work/err")"
 	"$luafind" . -maxdepth 0 -prnt 2>"$work/err" && fail "-prnt succeeded"
 	grep -q "did you mean \`-print'" "$work/err" || fail "no suggestion for -prnt"
 	"$luafind" --help | grep -q '^Usage: ' || fail "--help"
