@@ -157,19 +157,6 @@ struct run_state {
 	struct lf_counters total;
 };
 
-static void add_counters(struct lf_counters *sum, const struct lf_counters *c)
-{
-	sum->opens += c->opens;
-	sum->reopens += c->reopens;
-	sum->closes += c->closes;
-	sum->getdents += c->getdents;
-	sum->stats += c->stats;
-	sum->stats_follow += c->stats_follow;
-	sum->fd_stats += c->fd_stats;
-	sum->unlinks += c->unlinks;
-	sum->stats_ahead += c->stats_ahead;
-}
-
 /*
  * Walk @roots, evaluating the expression for every entry.
  *
@@ -222,7 +209,7 @@ static int walk_roots(struct run_state *rs, const char *const *roots, size_t nro
 		lf_diag("%s", strerror(errno));
 		ev->status = 1;
 	}
-	add_counters(&rs->total, lf_walk_counters(w));
+	lf_counters_add(&rs->total, lf_walk_counters(w));
 	lf_walk_close(w);
 	ev->walk = NULL;
 	ev->entry = NULL;

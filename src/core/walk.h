@@ -130,6 +130,20 @@ struct lf_counters {
 	uint64_t stats_ahead;  /**< of the stats, those made ahead by a second thread */
 };
 
+/** Add the counters @c to @sum (the totals of several walks). */
+static inline void lf_counters_add(struct lf_counters *sum, const struct lf_counters *c)
+{
+	sum->opens += c->opens;
+	sum->reopens += c->reopens;
+	sum->closes += c->closes;
+	sum->getdents += c->getdents;
+	sum->stats += c->stats;
+	sum->stats_follow += c->stats_follow;
+	sum->fd_stats += c->fd_stats;
+	sum->unlinks += c->unlinks;
+	sum->stats_ahead += c->stats_ahead;
+}
+
 /** One file the walk reached.  See the lifetime rules above. */
 struct lf_entry {
 	const char *path;    /**< for output only: never passed to the kernel */

@@ -26,25 +26,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static void add_counters(struct lf_counters *to, const struct lf_counters *c)
-{
-	to->opens += c->opens;
-	to->reopens += c->reopens;
-	to->closes += c->closes;
-	to->getdents += c->getdents;
-	to->stats += c->stats;
-	to->stats_follow += c->stats_follow;
-	to->fd_stats += c->fd_stats;
-	to->unlinks += c->unlinks;
-	to->stats_ahead += c->stats_ahead;
-}
-
 void lfb_state_totals(const struct lfb_state *st, struct lf_counters *c, uint64_t *entries)
 {
 	*c = st->total;
 	*entries = st->entries;
 	for (const struct lfb_walk *lw = st->open; lw; lw = lw->next) {
-		add_counters(c, lf_walk_counters(lw->w));
+		lf_counters_add(c, lf_walk_counters(lw->w));
 		*entries += lw->entries;
 	}
 }
@@ -95,7 +82,7 @@ static void walk_close_core(struct lfb_walk *lw)
 	lw->counters = *lf_walk_counters(lw->w);
 	lw->had_error = lf_walk_had_error(lw->w) || lw->find_failed;
 	if (lw->st) {
-		add_counters(&lw->st->total, &lw->counters);
+		lf_counters_add(&lw->st->total, &lw->counters);
 		lw->st->entries += lw->entries;
 		if (lw->prev) {
 			lw->prev->next = lw->next;
