@@ -780,9 +780,12 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 			return -1;
 		}
 	}
-	if (cmd->delete && cmd->opts.symlinks == LF_LOGICAL) {
-		/* Deleting never goes through a link below the roots. */
-		cmd->opts.symlinks = LF_COMFOLLOW;
+	if (cmd->delete) {
+		/*
+		 * Deleting never goes through a link below the roots, but the
+		 * tests still see what -L says they see.
+		 */
+		cmd->opts.flags |= LF_WALK_NO_DESCEND_LINKS;
 	}
 	if (cmd->delete && p->has_prune && !p->explicit_depth) {
 		error_here(p, "The -delete action automatically turns on -depth, but -prune does nothing when "

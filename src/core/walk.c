@@ -345,8 +345,12 @@ const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how)
 	if (p->cache_err[slot] == 0) {
 		return &p->cache[slot];
 	}
-	if (slot && walk_mode && p->cache_err[slot] == ENOENT) {
-		/* A broken link under -L is described by the link itself. */
+	if (slot && walk_mode && (p->cache_err[slot] == ENOENT || p->cache_err[slot] == ENOTDIR)) {
+		/*
+		 * A broken link under -L is described by the link itself (POSIX:
+		 * when the referenced file does not exist), and so is one whose
+		 * target path runs through a file ("f/"), as bfs does.
+		 */
 		return lf_entry_stat(e, LF_NOFOLLOW);
 	}
 	errno = p->cache_err[slot];
@@ -432,16 +436,35 @@ static int hash_find(const struct lf_walk *w, uint64_t dev, uint64_t ino)
 }
 
 /*
+ * Whether the current entry, below the roots, is a symbolic link of its own
+ * (whatever it leads to): from d_type, or one lstat when d_type was unknown.
+ */
+static bool entry_is_link(struct lf_walk *w)
+{
+	struct lf_entry *e = &w->ent.pub;
+	if (w->ent.raw_type != LF_UNKNOWN || e->depth == 0) {
+		return w->ent.raw_type == LF_LNK;
+	}
+	const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
+	return st && lf_type_from_mode(st->mode) == LF_LNK;
+}
+
+/*
  * Decide whether the current directory entry is to be read, stat-ing it only
  * when xdev or loop detection needs its identity.  Sets *loop_frame to the
- * ancestor it is the same directory as, or -1.
+ * ancestor it is the same directory as, or -1.  A followed link that is not
+ * to be read (-maxdepth, LF_WALK_NO_DESCEND_LINKS) is still checked for a
+ * loop, as find -L reports one there: its stat is already cached.
  */
 bool lf_walk_may_descend(struct lf_walk *w, int *loop_frame)
 {
 	struct lf_entry *e = &w->ent.pub;
 	*loop_frame = -1;
 	w->pend.have_id = false;
-	if (w->opts.maxdepth >= 0 && e->depth >= w->opts.maxdepth) {
+	bool at_max = w->opts.maxdepth >= 0 && e->depth >= w->opts.maxdepth;
+	bool via_link = is_logical(w) && e->depth > 0 && entry_is_link(w);
+	bool keep_out = at_max || (via_link && (w->opts.flags & LF_WALK_NO_DESCEND_LINKS));
+	if (keep_out && !via_link) {
 		return false;
 	}
 	bool xdev = (w->opts.flags & LF_WALK_XDEV) && e->depth > 0;
@@ -450,7 +473,7 @@ bool lf_walk_may_descend(struct lf_walk *w, int *loop_frame)
 	}
 	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
 	if (!st) {
-		return true; /* opening it will report why */
+		return !keep_out; /* opening it will report why */
 	}
 	w->pend.have_id = true;
 	w->pend.id_dev = st->dev;
@@ -461,7 +484,7 @@ bool lf_walk_may_descend(struct lf_walk *w, int *loop_frame)
 	if (is_logical(w) && !w->bfs) {
 		*loop_frame = hash_find(w, st->dev, st->ino);
 	}
-	return *loop_frame < 0;
+	return *loop_frame < 0 && !keep_out;
 }
 
 /* ---- the depth-first engine --------------------------------------------- */
@@ -1119,10 +1142,13 @@ int lf_entry_delete(struct lf_entry *e)
 		return -1;
 	}
 	/*
-	 * The type as the walk sees it: a followed link to a directory gets
-	 * AT_REMOVEDIR, which fails on the link (ENOTDIR) instead of following.
+	 * The entry's own type, not the walk's: a link is removed as a link,
+	 * never followed, even when the walk described it by its target.
 	 */
-	enum lf_type type = e->type;
+	enum lf_type type = p->raw_type;
+	if (type == LF_UNKNOWN && !p->follow_walk) {
+		type = e->type;
+	}
 	if (type == LF_UNKNOWN) {
 		const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
 		if (!st) {
@@ -1134,7 +1160,7 @@ int lf_entry_delete(struct lf_entry *e)
 	if (unlinkat(e->at_fd, e->at_name, type == LF_DIR ? AT_REMOVEDIR : 0) != 0) {
 		return -1;
 	}
-	if (e->visit == LF_VISIT_PRE && type == LF_DIR) {
+	if (e->visit == LF_VISIT_PRE && e->type == LF_DIR) {
 		w->pruned = true;
 	}
 	return 0;

@@ -101,6 +101,13 @@ enum lf_walk_flags {
 	 * entries below the roots; ignored otherwise.
 	 */
 	LF_WALK_STAT_AHEAD = 1 << 2,
+	/**
+	 * Under LF_LOGICAL, describe the entries below the roots by what their
+	 * links lead to (type, LF_FOLLOW_WALK stat, loops reported) but never
+	 * read a directory reached through a link: a deleting walk stays in
+	 * the tree while its tests still see find -L's view.
+	 */
+	LF_WALK_NO_DESCEND_LINKS = 1 << 3,
 };
 
 /** Options of a walk. */
@@ -228,11 +235,12 @@ const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how);
 
 /**
  * Remove the file an entry names: unlinkat(at_fd, at_name, flags) with
- * AT_REMOVEDIR for a directory, chosen from the entry's type (d_type; one
- * lstat only when the type is unknown).  unlinkat never follows a link: a
- * link the walk did not follow is removed as a link, and one it followed to
- * a directory fails with ENOTDIR.  Removing a directory on its pre-order visit prunes
- * it, so the walk does not try to open it.
+ * AT_REMOVEDIR for a directory, chosen from the entry's own type (d_type;
+ * one lstat only when the type is unknown).  A symbolic link is removed as
+ * a link in every follow mode, never its target, even when the walk
+ * described it by its target.  Removing a directory (or a link the walk
+ * took for one) on its pre-order visit prunes it, so the walk does not try
+ * to open it.
  *
  * @param e the current entry (not an LF_VISIT_ERROR entry)
  * @return 0, or -1 with errno set (ENOTEMPTY, EACCES, EPERM, EBUSY...)

@@ -285,7 +285,7 @@ static int visit_record(struct lf_walk *w, struct lf_dirent *d)
 	if (e->type == LF_DIR) {
 		int unused;
 		w->pend.read_it = lf_walk_may_descend(w, &unused);
-		struct bnode *loop = w->pend.read_it ? find_loop(w) : NULL;
+		struct bnode *loop = find_loop(w);
 		if (loop) {
 			e->visit = LF_VISIT_ERROR;
 			e->error = ELOOP;

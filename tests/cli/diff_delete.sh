@@ -1,11 +1,14 @@
 #!/bin/sh
 # diff_delete.sh: differential tests of luafind's deletions against GNU find.
 #
-#	diff_delete.sh LUAFIND TREES CASES [--nodac]
+#	diff_delete.sh LUAFIND TREES CASES [--nodac|--dac] [REFERENCE]
 #
 # Each case line is "TREE ARGS...": TREE is copied afresh (cp -a) for each
 # program, both run ARGS inside their copy's parent with LC_ALL=C, and their
 # outputs, messages, exit statuses and what is left of the tree must match.
+# The reference is GNU find unless named (bfs, where luafind follows bfs):
+# with another reference only exit statuses and what is left are compared,
+# as its messages and the paths it reaches through links are its own.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -13,6 +16,12 @@ luafind=${1:?usage: diff_delete.sh LUAFIND TREES CASES [--nodac]}
 trees=${2:?}
 cases=${3:?}
 nodac=${4:---dac}
+ref=${5:-/usr/bin/find}
+parts="out err rc left"
+if [ "$ref" != /usr/bin/find ]; then
+	command -v "$ref" >/dev/null 2>&1 || { echo "skipped: no $ref"; exit 77; }
+	parts="rc left"
+fi
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
 work=$(mktemp -d)
 trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
@@ -44,9 +53,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 	tree=$1
 	shift
 	one l "$luafind" "$tree" "$@"
-	one f /usr/bin/find "$tree" "$@"
+	one f "$ref" "$tree" "$@"
 	ok=yes
-	for part in out err rc left; do
+	for part in $parts; do
 		if ! cmp -s "$work/l.$part" "$work/f.$part"; then
 			ok=no
 			printf 'FAIL (%s): %s\n' "$part" "$line"

@@ -11,6 +11,11 @@
 # DEST/perms       a directory that cannot be read or searched (mode 000), to
 #                  be walked with the DAC capabilities dropped
 # DEST/special     a FIFO and a socket-free mix of types (fifo, device-free)
+# DEST/linkdel     links to files with other sizes, times, modes, owners than
+#                  their own, broken links, a self-loop: what -L changes for
+#                  the tests; no link to a directory
+# DEST/linkdirs    links to directories inside the tree and to an empty one,
+#                  a link through a file ("f/")
 # DEST/files0      NUL-separated lists of roots (relative to DEST) for
 #                  -files0-from, with an empty name, a missing one, no final NUL
 #
@@ -127,6 +132,39 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 ln -s ../sizes/s0 attrs/owners/link-to-s0
 ln -s nowhere attrs/owners/dangling
+
+# linkdel: each test that -L changes has a link whose target answers it
+# differently from the link itself
+mkdir -p linkdel/d/sub linkdel/empty
+printf '%0100d' 0 > linkdel/d/inner
+: > linkdel/f
+head -c 20000 /dev/zero > linkdel/big
+: > linkdel/m600
+chmod 600 linkdel/m600
+: > linkdel/ref
+touch -d "2010-01-01 00:00:00" linkdel/ref
+touch -d "2001-01-01 00:00:00" linkdel/big
+if [ "$(id -u)" -eq 0 ]; then
+	chown 65534:65534 linkdel/m600
+fi
+ln -s f linkdel/lf
+ln -s lf linkdel/lchain
+ln -s big linkdel/lbig
+ln -s m600 linkdel/l600
+ln -s ref linkdel/lref
+ln -s nowhere linkdel/lbroken
+ln -s lself linkdel/lself
+ln -s ../f linkdel/d/lup
+
+# linkdirs: links to directories of the same tree
+mkdir -p linkdirs/d/sub linkdirs/empty linkdirs/e2
+: > linkdirs/d/inner
+: > linkdirs/f
+ln -s d linkdirs/ld
+ln -s empty linkdirs/lempty
+ln -s ../e2 linkdirs/d/le2
+ln -s f linkdirs/lf
+ln -s f/ linkdirs/lnotdir
 
 # files0: lists of roots for -files0-from, run from DEST
 mkdir files0

@@ -259,6 +259,20 @@ do
     if e.name == "e" then assert(e:delete()) end
   end
   assert(seen == 3 and not io.open(d .. "/e"))
+  -- A link to a directory is removed as a link in every follow mode.
+  for _, follow in ipairs{"never", "roots", "always"} do
+    T.sh("mkdir -p " .. T.q(d .. "/t/sub") .. " && touch " .. T.q(d .. "/t/sub/in") ..
+      " && ln -s sub " .. T.q(d .. "/t/lnk"))
+    for e in lf.walk{d .. "/t", follow = follow} do
+      if e.name == "lnk" then
+        assert(e.type == (follow == "always" and "d" or "l"), follow)
+        assert(e:delete() == true, follow)
+      end
+    end
+    assert(not T.capture("test -L " .. T.q(d .. "/t/lnk") .. " && echo x"):match("x"), follow)
+    assert(T.read(d .. "/t/sub/in") == "", follow .. ": the target is kept")
+    T.sh("rm -rf " .. T.q(d .. "/t"))
+  end
   local st = select(4, lf.walk(d))
   st:close()
 end

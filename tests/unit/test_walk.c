@@ -2242,17 +2242,36 @@ static void test_delete_special_cases(void **state)
 	assert_true(find_rec(&r, "t/a/sub/g", 0) >= 0);
 	free_result(&r);
 
-	/* Under -L a link followed to a directory is not removed through. */
-	o = opts_for(roots, 1, LF_ORDER_POST);
-	o.symlinks = LF_LOGICAL;
-	arg = (struct delete_arg){"t/lnk", 0, 0, 0};
-	run_walk(&o, &r, delete_cb, &arg, false);
-	assert_int_equal(arg.failed, 1);
-	assert_int_equal(arg.last_errno, ENOTDIR);
+	/*
+	 * Under -L a link followed to a directory is removed as a link, its
+	 * target kept, in every order; with LF_WALK_NO_DESCEND_LINKS the walk
+	 * still calls it a directory but does not read it.
+	 */
 	struct stat sb;
-	assert_int_equal(lstat("t/lnk", &sb), 0);
-	assert_int_equal(lstat("t/a/f1", &sb), 0);
-	free_result(&r);
+	for (size_t k = 0; k < NORDERS; k++) {
+		for (int nodescend = 0; nodescend < 2; nodescend++) {
+			o = opts_for(roots, 1, all_orders[k]);
+			o.symlinks = LF_LOGICAL;
+			o.flags |= nodescend ? LF_WALK_NO_DESCEND_LINKS : 0;
+			arg = (struct delete_arg){"t/lnk", 0, 0, 0};
+			run_walk(&o, &r, delete_cb, &arg, false);
+			/* In LF_ORDER_BOTH its post-order visit finds it gone. */
+			bool both = all_orders[k] == LF_ORDER_BOTH;
+			assert_int_equal(arg.failed, both);
+			assert_int_equal(arg.last_errno, both ? ENOENT : 0);
+			assert_int_equal(arg.deleted, 1);
+			assert_int_equal(lstat("t/lnk", &sb), -1);
+			assert_int_equal(lstat("t/a/f1", &sb), 0);
+			/* Removed on its pre-order visit, it is not read either. */
+			bool read = !nodescend && all_orders[k] == LF_ORDER_POST;
+			assert_int_equal(find_rec(&r, "t/lnk/f1", 0) >= 0, read);
+			int i = find_rec(&r, "t/lnk", 0);
+			assert_true(i >= 0);
+			assert_int_equal(r.v[i].type, LF_DIR);
+			free_result(&r);
+			assert_int_equal(symlink("a", "t/lnk"), 0);
+		}
+	}
 
 	/* With DT_UNKNOWN, one lstat says what to remove. */
 	hook.dtype_unknown = true;
