@@ -9,15 +9,17 @@
  *     walk_impl.h     walker state shared by the two engines
  *     dir.[ch]        getdents64
  *     stat.[ch]       statx with an fstatat fallback
- *   src/cli/        the find front end (library lf_find, no Lua: also in the
- *                   Lua module, for luafind.find) and the command line
- *     main.c          this file: standard streams, parse, run, exit status
+ *   src/find/       find's language as a library (lf_find, no Lua: also in
+ *                   the Lua module, for luafind.find)
  *     parse.[ch]      argv -> options, paths and an expression tree
  *     expr.[ch]       expression nodes and their evaluation
  *     prim_*.c        the primaries, one file per family (primary.h)
- *     prim_lua.c      -lua and --script (executable only, registered below)
  *     output.[ch]     buffered output
- *     diag.[ch]       messages on stderr in find's form (or captured)
+ *     diag.[ch]       messages in find's form
+ *   src/lua/        the binding luafind.core, lf.find, lfcli (-lua, --script)
+ *   src/cli/        the executable
+ *     main.c          this file: standard streams, parse, run, exit status
+ *     prim_lua.c      -lua and --script (registered below)
  *
  * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
  * that could not be read, a write error).

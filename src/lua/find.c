@@ -5,7 +5,7 @@
  *	for e in lf.find(".", "-name", "*.c", "-size", "+1M") do ... end
  *	for e in lf.find({"src", "include"}, "-name '*.h' -newer Makefile") do ... end
  *
- * The expression is compiled by the command line's own front end (src/cli,
+ * The expression is compiled by the command line's own front end (src/find,
  * lf_parse_find: same parser, same primaries, same messages) and evaluated
  * in C for each entry, so the entries it rejects cost no Lua at all: the
  * iterator returns only those for which it is true.  Nothing is printed

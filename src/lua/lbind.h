@@ -4,7 +4,7 @@
  * The binding is luafind.c (luaopen_luafind_core and the module functions),
  * walk.c (the walker userdata and its iterator), entry.c (the entry
  * userdata and its fields), find.c (find(), a walker whose entries pass a
- * find expression compiled by the front end, src/cli) and regex.c (regex
+ * find expression compiled by the front end, src/find) and regex.c (regex
  * and glob userdata).  lfcli.c,
  * the glue the luafind executable calls, uses the same functions to show
  * the CLI's own walker to a -lua expression.
