@@ -14,6 +14,9 @@
  *     parse.[ch]      argv -> options, paths and an expression tree
  *     expr.[ch]       expression nodes and their evaluation
  *     prim_*.c        the primaries, one file per family (primary.h)
+ *     ctx.[ch]        the context: all state of a run (no globals)
+ *     idnames.[ch]    the uid/gid name cache
+ *     mounts.[ch]     the mount table (-fstype, %F)
  *     output.[ch]     buffered output
  *     diag.[ch]       messages in find's form
  *   src/lua/        the binding luafind.core, lf.find, lfcli (-lua, --script)
@@ -29,7 +32,7 @@
 #include "expr.h"
 #include "output.h"
 #include "parse.h"
-#include "primary.h"
+#include "prim_lua.h"
 #include "walk.h"
 
 #include <errno.h>
@@ -68,7 +71,7 @@ static int open_std_streams(void)
 	return 0;
 }
 
-static void usage(void)
+static void usage(const struct lf_ctx *ctx)
 {
 	printf("Usage: %s [-H] [-L] [-P] [-OLEVEL] [-D DEBUGOPTS] [--stats] [PATH...] [EXPRESSION]\n"
 	       "       %s --script FILE [ARG...]\n"
@@ -102,29 +105,29 @@ static void usage(void)
 	       "     --run SCRIPT runs a bundled cleanup script (dry run unless --apply)\n"
 	       "\n"
 	       "See luafind(1) and luafind-lua(3) for details.\n",
-	       lf_progname, lf_progname, lf_progname);
+	       ctx->progname, ctx->progname, ctx->progname);
 }
 
-static void report_error(const struct lf_entry *e)
+static void report_error(struct lf_ctx *ctx, const struct lf_entry *e)
 {
 	if (e->error == ELOOP && e->loop_pathlen) {
-		fprintf(stderr, "%s: File system loop detected; ", lf_progname);
+		fprintf(stderr, "%s: File system loop detected; ", ctx->progname);
 		lf_diag_quote(stderr, e->path, e->pathlen);
 		fputs(" is part of the same file system loop as ", stderr);
 		lf_diag_quote(stderr, e->path, e->loop_pathlen);
 		fputs(".\n", stderr);
 	} else {
-		lf_diag_path(e->path, e->pathlen, e->error);
+		lf_diag_path(ctx, e->path, e->pathlen, e->error);
 	}
 }
 
-static void print_stats(const struct lf_counters *c, uint64_t entries)
+static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, uint64_t entries)
 {
 	fprintf(stderr,
 		"%s: stats: entries=%" PRIu64 " opens=%" PRIu64 " reopens=%" PRIu64 " closes=%" PRIu64
 		" getdents=%" PRIu64 " stats=%" PRIu64 " stats_follow=%" PRIu64 " fd_stats=%" PRIu64
 		" unlinks=%" PRIu64 " stats_ahead=%" PRIu64 "\n",
-		lf_progname, entries, c->opens, c->reopens, c->closes, c->getdents, c->stats,
+		ctx->progname, entries, c->opens, c->reopens, c->closes, c->getdents, c->stats,
 		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead);
 }
 
@@ -134,13 +137,14 @@ static void print_stats(const struct lf_counters *c, uint64_t entries)
  */
 static int refuse_root_dir(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
 {
+	const struct lf_ctx *ctx = cmd->ctx;
 	struct stat slash, st;
 	if (!cmd->delete || stat("/", &slash) != 0) {
 		return 0;
 	}
 	for (size_t i = 0; i < nroots; i++) {
 		if (lstat(roots[i], &st) == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino) {
-			fprintf(stderr, "%s: refusing to delete ", lf_progname);
+			fprintf(stderr, "%s: refusing to delete ", ctx->progname);
 			lf_diag_quote(stderr, roots[i], strlen(roots[i]));
 			fputs(": it is the root directory /\n", stderr);
 			return -1;
@@ -168,6 +172,7 @@ struct run_state {
 static int walk_roots(struct run_state *rs, const char *const *roots, size_t nroots)
 {
 	struct lf_cmdline *cmd = rs->cmd;
+	struct lf_ctx *ctx = cmd->ctx;
 	struct lf_eval *ev = &rs->ev;
 	if (refuse_root_dir(cmd, roots, nroots) != 0) {
 		ev->status = 1;
@@ -178,7 +183,7 @@ static int walk_roots(struct run_state *rs, const char *const *roots, size_t nro
 	opts.nroots = nroots;
 	struct lf_walk *w = lf_walk_open(&opts);
 	if (!w) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(ctx, "%s", strerror(errno));
 		ev->status = 1;
 		return -1;
 	}
@@ -197,7 +202,7 @@ static int walk_roots(struct run_state *rs, const char *const *roots, size_t nro
 				continue;
 			}
 			lf_out_flush(ev->out);
-			report_error(e);
+			report_error(ctx, e);
 			ev->status = 1;
 			continue;
 		}
@@ -208,7 +213,7 @@ static int walk_roots(struct run_state *rs, const char *const *roots, size_t nro
 		}
 	}
 	if (r < 0) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(ctx, "%s", strerror(errno));
 		ev->status = 1;
 	}
 	lf_counters_add(&rs->total, lf_walk_counters(w));
@@ -219,9 +224,9 @@ static int walk_roots(struct run_state *rs, const char *const *roots, size_t nro
 }
 
 /* "find: MESSAGE 'NAME'..." with NAME quoted as find quotes file names. */
-static void diag_named(const char *before, const char *name, const char *after, int err)
+static void diag_named(const struct lf_ctx *ctx, const char *before, const char *name, const char *after, int err)
 {
-	fprintf(stderr, "%s: %s", lf_progname, before);
+	fprintf(stderr, "%s: %s", ctx->progname, before);
 	lf_diag_quote(stderr, name, strlen(name));
 	fputs(after, stderr);
 	if (err) {
@@ -239,16 +244,17 @@ static void diag_named(const char *before, const char *name, const char *after, 
  */
 static FILE *files0_open(const struct lf_cmdline *cmd, const char **label)
 {
+	struct lf_ctx *ctx = cmd->ctx;
 	if (cmd->first_path) {
-		diag_named("extra operand ", cmd->first_path, "", 0);
-		lf_diag("file operands cannot be combined with -files0-from");
+		diag_named(ctx, "extra operand ", cmd->first_path, "", 0);
+		lf_diag(ctx, "file operands cannot be combined with -files0-from");
 		return NULL;
 	}
 	if (strcmp(cmd->files0_from, "-") == 0) {
 		*label = "(standard input)";
 		if (cmd->ok_stdin) {
 			/* GNU's message ends with an empty line: "%s\n" through error(). */
-			lf_diag("option -files0-from reading from standard input cannot be combined with -ok, "
+			lf_diag(ctx, "option -files0-from reading from standard input cannot be combined with -ok, "
 				"-okdir\n");
 			return NULL;
 		}
@@ -257,14 +263,14 @@ static FILE *files0_open(const struct lf_cmdline *cmd, const char **label)
 	*label = cmd->files0_from;
 	FILE *fp = fopen(cmd->files0_from, "re");
 	if (!fp) {
-		diag_named("cannot open ", cmd->files0_from, " for reading", errno);
+		diag_named(ctx, "cannot open ", cmd->files0_from, " for reading", errno);
 		return NULL;
 	}
 	/* /dev/stdin, or FILE given as stdin too ("< FILE"), is stdin again. */
 	struct stat a, b;
 	if (cmd->ok_stdin && fstat(fileno(fp), &a) == 0 && fstat(STDIN_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
 	    a.st_ino == b.st_ino) {
-		diag_named("option -files0-from: standard input must not refer to the same file when combined "
+		diag_named(ctx, "option -files0-from: standard input must not refer to the same file when combined "
 			   "with -ok, -okdir: ",
 			   cmd->files0_from, "\n", 0);
 		fclose(fp);
@@ -280,6 +286,7 @@ static FILE *files0_open(const struct lf_cmdline *cmd, const char **label)
  */
 static void run_files0(struct run_state *rs)
 {
+	struct lf_ctx *ctx = rs->cmd->ctx;
 	struct lf_eval *ev = &rs->ev;
 	const char *label;
 	FILE *fp = files0_open(rs->cmd, &label);
@@ -299,7 +306,7 @@ static void run_files0(struct run_state *rs)
 		}
 		if (len == 0) {
 			lf_out_flush(ev->out);
-			fprintf(stderr, "%s: ", lf_progname);
+			fprintf(stderr, "%s: ", ctx->progname);
 			lf_diag_quote(stderr, label, strlen(label));
 			fprintf(stderr, ":%lu: invalid zero-length file name\n", n);
 			ev->status = 1;
@@ -315,23 +322,24 @@ static void run_files0(struct run_state *rs)
 	if (len < 0 && ferror(fp)) {
 		int err = errno;
 		lf_out_flush(ev->out);
-		diag_named("", label, ": read error", err);
+		diag_named(ctx, "", label, ": read error", err);
 		ev->status = 1;
 		ok = false;
 	}
 	free(name);
 	int closed = fp == stdin ? 0 : fclose(fp);
 	if (ok && closed != 0) {
-		diag_named("error reading ", label, "", 0);
+		diag_named(ctx, "error reading ", label, "", 0);
 		ev->status = 1;
 	}
 }
 
 static int run(struct lf_cmdline *cmd)
 {
+	struct lf_ctx *ctx = cmd->ctx;
 	struct lf_out out;
 	if (lf_out_init(&out, STDOUT_FILENO) != 0) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(ctx, "%s", strerror(errno));
 		return 1;
 	}
 	struct run_state rs = {.cmd = cmd, .ev = {.out = &out, .cmd = cmd}};
@@ -347,12 +355,12 @@ static int run(struct lf_cmdline *cmd)
 		lf_expr_finish(cmd->expr, &rs.ev);
 	}
 	if (cmd->stats) {
-		print_stats(&rs.total, rs.entries);
+		print_stats(ctx, &rs.total, rs.entries);
 	}
 	if (lf_out_close(&out) != 0) {
 		/* GNU find's two lines; we also stop at the first failed write. */
-		lf_diag("'standard output': %s", strerror(out.err));
-		lf_diag("write error");
+		lf_diag(ctx, "'standard output': %s", strerror(out.err));
+		lf_diag(ctx, "write error");
 		rs.ev.status = 1;
 	}
 	return rs.ev.status;
@@ -363,31 +371,33 @@ static int run(struct lf_cmdline *cmd)
  * when luafind is installed as find.  Without its directory, though (GNU
  * prints argv[0] whole), so that they do not depend on how it was found.
  */
-static void set_progname(const char *argv0)
+static void set_progname(struct lf_ctx *ctx, const char *argv0)
 {
 	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
 	base = base ? base + 1 : argv0;
 	if (base && *base) {
-		lf_progname = base;
+		ctx->progname = base;
 	}
 }
 
 int main(int argc, char **argv)
 {
-	set_progname(argv[0]);
 	if (open_std_streams() != 0) {
 		return 1;
 	}
-	struct lf_cmdline cmd;
-	lf_parse_add_primaries(lf_prims_lua); /* -lua: this executable's own */
-	if (lf_parse(argc, argv, &cmd) != 0) {
-		lf_cmdline_free(&cmd);
-		lf_cli_close_lua(&cmd);
+	struct lf_ctx *ctx = lf_ctx_new();
+	if (!ctx || lf_prims_lua_add(ctx) != 0) { /* -lua: this executable's own */
+		fprintf(stderr, "luafind: %s\n", strerror(errno));
+		lf_ctx_free(ctx);
 		return 1;
 	}
+	set_progname(ctx, argv[0]);
+	struct lf_cmdline cmd;
 	int status = 0;
-	if (cmd.help) {
-		usage();
+	if (lf_parse(ctx, argc, argv, &cmd) != 0) {
+		status = 1;
+	} else if (cmd.help) {
+		usage(ctx);
 	} else if (cmd.debug_help) {
 		lf_parse_debug_usage(stdout);
 	} else if (cmd.version) {
@@ -402,8 +412,9 @@ int main(int argc, char **argv)
 	lf_cmdline_free(&cmd);
 	lf_cli_close_lua(&cmd); /* after the expression, whose -lua nodes use it */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		lf_diag("write error");
+		lf_diag(ctx, "write error");
 		status = 1;
 	}
+	lf_ctx_free(ctx); /* after the Lua state, which borrows it */
 	return status;
 }

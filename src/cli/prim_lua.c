@@ -10,9 +10,11 @@
  * before a -delete.
  *
  * This file is part of the executable only: the front end (lf_find) has no
- * Lua, and main.c registers lf_prims_lua with lf_parse_add_primaries(), so
+ * Lua, and main.c registers -lua in its context (lf_prims_lua_add), so
  * luafind.find, which parses with the same front end, has no -lua.
  */
+#include "prim_lua.h"
+
 #include "diag.h"
 #include "expr.h"
 #include "parse.h"
@@ -35,7 +37,7 @@
 static lua_State *get_state(struct lf_cmdline *cmd)
 {
 	if (!cmd->lua) {
-		cmd->lua = lf_lua_new();
+		cmd->lua = lf_lua_new(cmd->ctx);
 	}
 	return cmd->lua;
 }
@@ -77,7 +79,7 @@ static bool eval_lua(const struct lf_expr *x, struct lf_eval *ev)
 	int r = lf_lua_pred_eval(x->data, ev->walk, ev->entry, err, sizeof(err));
 	if (r < 0) {
 		lf_out_flush(ev->out);
-		fprintf(stderr, "%s: -lua: %s\n", lf_progname, err);
+		lf_diag(ev->cmd->ctx, "-lua: %s", err);
 		ev->status = 1;
 		ev->stop = true;
 		return false;
@@ -89,7 +91,7 @@ int lf_cli_run_script(struct lf_cmdline *cmd)
 {
 	lua_State *L = get_state(cmd);
 	if (!L) {
-		lf_diag("cannot create a Lua state: %s", strerror(errno));
+		lf_diag(cmd->ctx, "cannot create a Lua state: %s", strerror(errno));
 		return 1;
 	}
 	return lf_lua_run_script(L, cmd->script, cmd->script_argc, cmd->script_argv);
@@ -143,14 +145,14 @@ int lf_cli_run_named(struct lf_cmdline *cmd)
 {
 	lua_State *L = get_state(cmd);
 	if (!L) {
-		lf_diag("cannot create a Lua state: %s", strerror(errno));
+		lf_diag(cmd->ctx, "cannot create a Lua state: %s", strerror(errno));
 		return 1;
 	}
 	lua_pushcfunction(L, traceback);
 	int handler = lua_gettop(L);
 	if (luaL_loadstring(L, "local mode, dirs, name, args = ...\n"
 			       "return require('luafind.runner').main(mode, dirs, name, args)") != LUA_OK) {
-		lf_diag("%s", lua_tostring(L, -1));
+		lf_diag(cmd->ctx, "%s", lua_tostring(L, -1));
 		return 1;
 	}
 	lua_pushstring(L, cmd->run_name ? "run" : "list");
@@ -163,7 +165,7 @@ int lf_cli_run_named(struct lf_cmdline *cmd)
 	}
 	if (lua_pcall(L, 4, 1, handler) != LUA_OK) {
 		fflush(stdout);
-		lf_diag("%s", lua_tostring(L, -1));
+		lf_diag(cmd->ctx, "%s", lua_tostring(L, -1));
 		return 1;
 	}
 	int status = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : lua_toboolean(L, -1) || lua_isnil(L, -1) ? 0 : 1;
@@ -179,24 +181,27 @@ void lf_cli_close_lua(struct lf_cmdline *cmd)
 	}
 }
 
-const struct lf_primary lf_prims_lua[] = {
-	{"-lua", LF_PRIM_TEST, 1, parse_lua, eval_lua, false},
-	{NULL, 0, 0, NULL, NULL, false},
-};
+int lf_prims_lua_add(struct lf_ctx *ctx)
+{
+	const struct lf_primary rows[] = {
+		{"-lua", LF_PRIM_TEST, 1, parse_lua, eval_lua, false},
+	};
+	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));
+}
 
 #else /* a build without Lua (-DLUAFIND_WITH_LUA=OFF) */
 
 int lf_cli_run_script(struct lf_cmdline *cmd)
 {
 	(void)cmd;
-	lf_diag("--script: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
+	lf_diag(cmd->ctx, "--script: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
 	return 1;
 }
 
 int lf_cli_run_named(struct lf_cmdline *cmd)
 {
 	(void)cmd;
-	lf_diag("--run: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
+	lf_diag(cmd->ctx, "--run: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
 	return 1;
 }
 
@@ -205,8 +210,10 @@ void lf_cli_close_lua(struct lf_cmdline *cmd)
 	(void)cmd;
 }
 
-const struct lf_primary lf_prims_lua[] = {
-	{NULL, 0, 0, NULL, NULL, false},
-};
+int lf_prims_lua_add(struct lf_ctx *ctx)
+{
+	(void)ctx;
+	return 0;
+}
 
 #endif

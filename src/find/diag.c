@@ -1,7 +1,8 @@
 /*
  * diag.c: error and warning messages.  File names are quoted so that a name
  * holding a newline or an escape sequence cannot forge or hide output.
- * Messages go to stderr, or into the buffer of a capture (open_memstream).
+ * Messages go to the context's stream: stderr, or the buffer of a capture
+ * (open_memstream).
  */
 #include "diag.h"
 
@@ -9,37 +10,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *lf_progname = "luafind";
-
-/* The capture in force, or NULL for stderr. */
-static FILE *sink;
-
-FILE *lf_diag_stream(void)
+FILE *lf_diag_stream(const struct lf_ctx *ctx)
 {
-	return sink ? sink : stderr;
+	return ctx->diag ? ctx->diag : stderr;
 }
 
-FILE *lf_diag_redirect(FILE *fp)
+FILE *lf_diag_redirect(struct lf_ctx *ctx, FILE *fp)
 {
-	FILE *prev = sink;
-	sink = fp;
+	FILE *prev = ctx->diag;
+	ctx->diag = fp;
 	return prev;
 }
 
-int lf_diag_capture(struct lf_diag_capture *c)
+int lf_diag_capture(struct lf_ctx *ctx, struct lf_diag_capture *c)
 {
 	c->data = NULL;
 	c->len = 0;
-	c->prev = sink;
+	c->prev = ctx->diag;
 	c->fp = open_memstream(&c->data, &c->len);
 	if (!c->fp) {
 		return -1;
 	}
-	sink = c->fp;
+	ctx->diag = c->fp;
 	return 0;
 }
 
-void lf_diag_release(struct lf_diag_capture *c)
+void lf_diag_release(struct lf_ctx *ctx, struct lf_diag_capture *c)
 {
 	if (c->fp) {
 		/* fclose leaves the final buffer and size in c->data, c->len. */
@@ -49,7 +45,7 @@ void lf_diag_release(struct lf_diag_capture *c)
 			c->len = 0;
 		}
 		c->fp = NULL;
-		sink = c->prev;
+		ctx->diag = c->prev;
 	}
 }
 
@@ -95,31 +91,36 @@ char *lf_diag_quoted(const char *s)
 	return buf;
 }
 
-void lf_diag_path(const char *path, size_t len, int err)
+FILE *lf_diag_begin(struct lf_ctx *ctx)
 {
-	FILE *fp = lf_diag_stream();
-	fprintf(fp, "%s: ", lf_progname);
+	FILE *fp = lf_diag_stream(ctx);
+	fprintf(fp, "%s: ", ctx->progname);
+	return fp;
+}
+
+void lf_diag_path(struct lf_ctx *ctx, const char *path, size_t len, int err)
+{
+	FILE *fp = lf_diag_begin(ctx);
 	lf_diag_quote(fp, path, len);
 	fprintf(fp, ": %s\n", strerror(err));
 }
 
-void lf_diag(const char *fmt, ...)
+void lf_diag(struct lf_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
-	FILE *fp = lf_diag_stream();
+	FILE *fp = lf_diag_begin(ctx);
 	va_start(ap, fmt);
-	fprintf(fp, "%s: ", lf_progname);
 	vfprintf(fp, fmt, ap);
 	fputc('\n', fp);
 	va_end(ap);
 }
 
-void lf_diag_warn(const char *fmt, ...)
+void lf_diag_warn(struct lf_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
-	FILE *fp = lf_diag_stream();
+	FILE *fp = lf_diag_begin(ctx);
 	va_start(ap, fmt);
-	fprintf(fp, "%s: warning: ", lf_progname);
+	fputs("warning: ", fp);
 	vfprintf(fp, fmt, ap);
 	fputc('\n', fp);
 	va_end(ap);

@@ -94,7 +94,7 @@ const struct lf_stat *lf_eval_stat(struct lf_eval *ev)
 		ev->stat_err_seq = ev->seq;
 		if (!(err == ENOENT && ev->cmd->ignore_race && ev->entry->depth > 0)) {
 			lf_out_flush(ev->out);
-			lf_diag_path(ev->entry->path, ev->entry->pathlen, err);
+			lf_diag_path(ev->cmd->ctx, ev->entry->path, ev->entry->pathlen, err);
 			ev->status = 1;
 		}
 		errno = err;
@@ -141,7 +141,7 @@ bool lf_eval_print(const struct lf_expr *x, struct lf_eval *ev)
 {
 	(void)x;
 	if (ev->out->tty) {
-		lf_out_write_name_tty(ev->out, ev->entry->path, ev->entry->pathlen);
+		lf_out_write_name_tty(ev->cmd->ctx, ev->out, ev->entry->path, ev->entry->pathlen);
 	} else {
 		lf_out_write(ev->out, ev->entry->path, ev->entry->pathlen);
 	}
@@ -215,18 +215,20 @@ bool lf_eval_delete(const struct lf_expr *x, struct lf_eval *ev)
 			return true;
 		}
 		lf_out_flush(ev->out);
-		fprintf(stderr, "%s: cannot delete ", lf_progname);
-		lf_diag_quote(stderr, e->path, e->pathlen);
-		fprintf(stderr, ": %s\n", strerror(EINVAL));
+		FILE *fp = lf_diag_begin(ev->cmd->ctx);
+		fputs("cannot delete ", fp);
+		lf_diag_quote(fp, e->path, e->pathlen);
+		fprintf(fp, ": %s\n", strerror(EINVAL));
 		ev->status = 1;
 		return false;
 	}
 	if (lf_entry_delete(e) != 0) {
 		int err = errno;
 		lf_out_flush(ev->out);
-		fprintf(stderr, "%s: cannot delete ", lf_progname);
-		lf_diag_quote(stderr, e->path, e->pathlen);
-		fprintf(stderr, ": %s\n", strerror(err));
+		FILE *fp = lf_diag_begin(ev->cmd->ctx);
+		fputs("cannot delete ", fp);
+		lf_diag_quote(fp, e->path, e->pathlen);
+		fprintf(fp, ": %s\n", strerror(err));
 		ev->status = 1;
 		return false;
 	}

@@ -45,9 +45,10 @@ static inline void lf_out_write(struct lf_out *o, const char *data, size_t len)
 
 /**
  * Append a file name for a terminal, as GNU find does: bytes or characters
- * the locale cannot display become '?' (prim_output.c).
+ * the locale of @ctx (ctx.h) cannot display become '?' (prim_output.c).
  */
-void lf_out_write_name_tty(struct lf_out *o, const char *name, size_t len);
+struct lf_ctx;
+void lf_out_write_name_tty(const struct lf_ctx *ctx, struct lf_out *o, const char *name, size_t len);
 
 /** Append one byte. */
 static inline void lf_out_putc(struct lf_out *o, char c)

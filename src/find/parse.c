@@ -6,14 +6,15 @@
  *	term   := factor { ["-a" | "-and"] factor }
  *	factor := ("!" | "-not") factor | "(" expr ")" | primary
  *
- * Primaries come from tables, one per family (primary.h); each row says how
- * many arguments it takes and how to build its node.  Global options
+ * Primaries come from the context's registry, filled by one function per
+ * family (primary.h); each row says how many arguments it takes and how to
+ * build its node.  Global options
  * (-maxdepth, -depth, ...) are nodes that evaluate to true, as in find.
  * This file holds the grammar, the options and the core actions.
  *
  * lf_parse() reads a whole command line (luafind's options, -H/-L/-P,
  * paths, expression); lf_parse_find() the expression alone, for roots the
- * caller gives (luafind.find), without the tables registered by the
+ * caller gives (luafind.find), without the primaries registered by the
  * executable (-lua) and with one-line messages.
  */
 #define _GNU_SOURCE /* memmem */
@@ -42,16 +43,15 @@ struct lf_parser {
 	bool explicit_depth;  /* -depth was given, not just implied by -delete */
 	bool has_prune;
 	bool seen_node;       /* a primary other than -files0-from came before */
-	bool registered;      /* look in the registered tables too (lf_parse) */
+	bool registered;      /* look at the primaries added to the context too (lf_parse) */
 	bool caret;           /* show the command line with a caret in errors */
 };
 
 struct lf_expr *lf_parse_node(struct lf_parser *p, const struct lf_primary *prim)
 {
-	(void)p;
 	struct lf_expr *x = lf_expr_new(prim->eval, LF_EXPR_PRIMARY, prim->name);
 	if (!x) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(p->cmd->ctx, "%s", strerror(errno));
 		return NULL;
 	}
 	x->is_action = prim->kind == LF_PRIM_ACTION;
@@ -63,6 +63,11 @@ struct lf_expr *lf_parse_node(struct lf_parser *p, const struct lf_primary *prim
 struct lf_cmdline *lf_parser_cmdline(struct lf_parser *p)
 {
 	return p->cmd;
+}
+
+struct lf_ctx *lf_parser_ctx(struct lf_parser *p)
+{
+	return p->cmd->ctx;
 }
 
 bool lf_parser_warn(const struct lf_parser *p)
@@ -81,14 +86,13 @@ void lf_parser_consume(struct lf_parser *p, int n)
  */
 static void verror(struct lf_parser *p, int argi, const char *fmt, va_list ap)
 {
-	FILE *fp = lf_diag_stream();
-	fprintf(fp, "%s: ", lf_progname);
+	FILE *fp = lf_diag_begin(p->cmd->ctx);
 	vfprintf(fp, fmt, ap);
 	fputc('\n', fp);
 	if (!p->caret || argi < 1 || argi >= p->argc) {
 		return;
 	}
-	int col = fprintf(fp, "%s:  ", lf_progname);
+	int col = fprintf(fp, "%s:  ", p->cmd->ctx->progname);
 	int caret = 0, width = 0;
 	for (int i = 1; i < p->argc; i++) {
 		if (i == argi) {
@@ -225,63 +229,43 @@ static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary
 	return lf_parse_node(p, prim);
 }
 
-const struct lf_primary lf_prims_core[] = {
-	{"-d", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
-	{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
-	{"-depth", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
-	{"-false", LF_PRIM_TEST, 0, parse_simple, lf_eval_false, false},
-	{"-files0-from", LF_PRIM_OPTION, 1, parse_files0_from, lf_eval_true, false},
-	{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
-	{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
-	{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
-	{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
-	{"-noleaf", LF_PRIM_OPTION, 0, parse_option_true, lf_eval_true, false},
-	{"-nowarn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
-	{"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false},
-	{"-print0", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print0, false},
-	{"-prune", LF_PRIM_ACTION_PRINTS, 0, parse_prune, lf_eval_prune, false},
-	{"-quit", LF_PRIM_ACTION, 0, parse_simple, lf_eval_quit, false},
-	{"-true", LF_PRIM_TEST, 0, parse_simple, lf_eval_true, false},
-	{"-warn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
-	{"-xdev", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
-	{NULL, 0, 0, NULL, NULL, false},
-};
-
-/* The built-in tables, then those registered by lf_parse_add_primaries(). */
-enum { BUILTIN_TABLES = 4, MAX_TABLES = BUILTIN_TABLES + 4 };
-static const struct lf_primary *tables[MAX_TABLES] = {
-	lf_prims_core, lf_prims_tests, lf_prims_output, lf_prims_exec,
-};
-static size_t ntables = BUILTIN_TABLES;
-
-int lf_parse_add_primaries(const struct lf_primary *table)
+int lf_prims_core_add(struct lf_ctx *ctx)
 {
-	for (size_t t = 0; t < ntables; t++) {
-		if (tables[t] == table) {
-			return 0;
-		}
-	}
-	if (ntables == MAX_TABLES) {
-		errno = ENOSPC;
-		return -1;
-	}
-	tables[ntables++] = table;
-	return 0;
+	const struct lf_primary rows[] = {
+		{"-d", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
+		{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
+		{"-depth", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
+		{"-false", LF_PRIM_TEST, 0, parse_simple, lf_eval_false, false},
+		{"-files0-from", LF_PRIM_OPTION, 1, parse_files0_from, lf_eval_true, false},
+		{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
+		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
+		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
+		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
+		{"-noleaf", LF_PRIM_OPTION, 0, parse_option_true, lf_eval_true, false},
+		{"-nowarn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
+		{"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false},
+		{"-print0", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print0, false},
+		{"-prune", LF_PRIM_ACTION_PRINTS, 0, parse_prune, lf_eval_prune, false},
+		{"-quit", LF_PRIM_ACTION, 0, parse_simple, lf_eval_quit, false},
+		{"-true", LF_PRIM_TEST, 0, parse_simple, lf_eval_true, false},
+		{"-warn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
+		{"-xdev", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
+	};
+	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));
 }
 
-/* How many tables @p looks names up in. */
-static size_t tables_in_use(const struct lf_parser *p)
+/* How many primaries @p looks names up in: the built-in ones for lf_parse_find. */
+static size_t prims_in_use(const struct lf_parser *p)
 {
-	return p->registered ? ntables : BUILTIN_TABLES;
+	return p->registered ? p->cmd->ctx->nprims : p->cmd->ctx->nbuiltin;
 }
 
 static const struct lf_primary *find_primary(const struct lf_parser *p, const char *name)
 {
-	for (size_t t = 0; t < tables_in_use(p); t++) {
-		for (const struct lf_primary *r = tables[t]; r->name; r++) {
-			if (strcmp(r->name, name) == 0) {
-				return r;
-			}
+	const struct lf_primary *prims = p->cmd->ctx->prims;
+	for (size_t i = 0; i < prims_in_use(p); i++) {
+		if (strcmp(prims[i].name, name) == 0) {
+			return &prims[i];
 		}
 	}
 	return NULL;
@@ -322,17 +306,16 @@ static void unknown_primary(struct lf_parser *p, const char *name)
 	error_here(p, "unknown predicate `%s'", name);
 	const char *best = NULL;
 	size_t best_d = 3;
-	for (size_t t = 0; t < tables_in_use(p); t++) {
-		for (const struct lf_primary *r = tables[t]; r->name; r++) {
-			size_t d = edit_distance(name, r->name);
-			if (d < best_d) {
-				best_d = d;
-				best = r->name;
-			}
+	const struct lf_primary *prims = p->cmd->ctx->prims;
+	for (size_t i = 0; i < prims_in_use(p); i++) {
+		size_t d = edit_distance(name, prims[i].name);
+		if (d < best_d) {
+			best_d = d;
+			best = prims[i].name;
 		}
 	}
 	if (best) {
-		lf_diag("did you mean `%s'?", best);
+		lf_diag(p->cmd->ctx, "did you mean `%s'?", best);
 	}
 }
 
@@ -341,11 +324,11 @@ static void unknown_primary(struct lf_parser *p, const char *name)
  * primary that failed to parse name it, unless they do already:
  * "-perm: invalid mode 'u=rwz'".  @s holds messages as diag.c writes them.
  */
-static void pass_messages(const char *name, const char *s, size_t len, bool failed)
+static void pass_messages(struct lf_ctx *ctx, const char *name, const char *s, size_t len, bool failed)
 {
-	FILE *fp = lf_diag_stream();
+	FILE *fp = lf_diag_stream(ctx);
 	char sep[64];
-	int n = snprintf(sep, sizeof(sep), "\n%s: ", lf_progname);
+	int n = snprintf(sep, sizeof(sep), "\n%s: ", ctx->progname);
 	size_t seplen = n > 0 && (size_t)n < sizeof(sep) ? (size_t)n : 0;
 	const char *end = s + len;
 	while (s < end) {
@@ -388,12 +371,12 @@ static bool is(const char *tok, const char *a, const char *b)
 
 static struct lf_expr *parse_expr(struct lf_parser *p);
 
-static struct lf_expr *binary(lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
+static struct lf_expr *binary(struct lf_parser *p, lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
 			      struct lf_expr *lhs, struct lf_expr *rhs)
 {
 	struct lf_expr *x = lf_expr_new(fn, kind, name);
 	if (!x) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(p->cmd->ctx, "%s", strerror(errno));
 		lf_expr_free(lhs);
 		lf_expr_free(rhs);
 		return NULL;
@@ -423,7 +406,7 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	p->prim_pos = p->pos;
 	p->consumed = prim->nargs == LF_NARGS_VARIADIC ? 0 : prim->nargs;
 	if (prim->kind == LF_PRIM_OPTION && p->seen_non_option && p->cmd->warn) {
-		lf_diag_warn("you have specified the global option %s after the argument %s, but global "
+		lf_diag_warn(p->cmd->ctx, "you have specified the global option %s after the argument %s, but global "
 			     "options are not positional, i.e., %s affects tests specified before it as well "
 			     "as those specified after it.  Please specify global options before other "
 			     "arguments.",
@@ -440,11 +423,11 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 		x = prim->parse(p, prim, args);
 	} else {
 		struct lf_diag_capture c;
-		bool captured = lf_diag_capture(&c) == 0;
+		bool captured = lf_diag_capture(p->cmd->ctx, &c) == 0;
 		x = prim->parse(p, prim, args);
-		lf_diag_release(&c);
+		lf_diag_release(p->cmd->ctx, &c);
 		if (captured) {
-			pass_messages(tok, c.data, c.len, !x);
+			pass_messages(p->cmd->ctx, tok, c.data, c.len, !x);
 			free(c.data);
 		}
 	}
@@ -481,7 +464,7 @@ static struct lf_expr *parse_factor(struct lf_parser *p)
 			return NULL;
 		}
 		struct lf_expr *sub = parse_factor(p);
-		return sub ? binary(lf_eval_not, LF_EXPR_NOT, "!", sub, NULL) : NULL;
+		return sub ? binary(p, lf_eval_not, LF_EXPR_NOT, "!", sub, NULL) : NULL;
 	}
 	if (is(tok, "(", NULL)) {
 		p->pos++;
@@ -534,7 +517,7 @@ static struct lf_expr *parse_term(struct lf_parser *p)
 			lf_expr_free(lhs);
 			return NULL;
 		}
-		lhs = binary(lf_eval_and, LF_EXPR_AND, "-a", lhs, rhs);
+		lhs = binary(p, lf_eval_and, LF_EXPR_AND, "-a", lhs, rhs);
 	}
 	return lhs;
 }
@@ -554,7 +537,7 @@ static struct lf_expr *parse_clause(struct lf_parser *p)
 			lf_expr_free(lhs);
 			return NULL;
 		}
-		lhs = binary(lf_eval_or, LF_EXPR_OR, "-o", lhs, rhs);
+		lhs = binary(p, lf_eval_or, LF_EXPR_OR, "-o", lhs, rhs);
 	}
 	return lhs;
 }
@@ -574,7 +557,7 @@ static struct lf_expr *parse_expr(struct lf_parser *p)
 			lf_expr_free(lhs);
 			return NULL;
 		}
-		lhs = binary(lf_eval_comma, LF_EXPR_COMMA, ",", lhs, rhs);
+		lhs = binary(p, lf_eval_comma, LF_EXPR_COMMA, ",", lhs, rhs);
 	}
 	return lhs;
 }
@@ -636,29 +619,29 @@ static void optimize(struct lf_expr *x)
  * -O1 (which GNU 4.9 also uses for -O0); higher levels only reorder more,
  * never change what is printed, so they are accepted and mean the same.
  */
-static int parse_opt_level(const char *level)
+static int parse_opt_level(struct lf_ctx *ctx, const char *level)
 {
 	if (!*level) {
-		lf_diag("The -O option must be immediately followed by a decimal integer");
+		lf_diag(ctx, "The -O option must be immediately followed by a decimal integer");
 		return -1;
 	}
 	if (*level < '0' || *level > '9') {
-		lf_diag("Please specify a decimal number immediately after -O");
+		lf_diag(ctx, "Please specify a decimal number immediately after -O");
 		return -1;
 	}
 	char *end;
 	errno = 0;
 	unsigned long v = strtoul(level, &end, 10);
 	if (*end) {
-		lf_diag("Invalid optimisation level %s", level);
+		lf_diag(ctx, "Invalid optimisation level %s", level);
 		return -1;
 	}
 	if (errno) {
-		lf_diag("Invalid optimisation level %s: %s", level, strerror(errno));
+		lf_diag(ctx, "Invalid optimisation level %s: %s", level, strerror(errno));
 		return -1;
 	}
 	if (v > USHRT_MAX) {
-		lf_diag("Optimisation level %lu is too high.  If you want to find files very quickly, consider "
+		lf_diag(ctx, "Optimisation level %lu is too high.  If you want to find files very quickly, consider "
 			"using GNU locate.",
 			v);
 		return -1;
@@ -668,8 +651,8 @@ static int parse_opt_level(const char *level)
 
 /* GNU find 4.9's -D flags, in its order and words (find/util.c). */
 static const struct {
-	const char *name;
-	const char *doc;
+	char name[8];
+	char doc[80];
 } debug_flags[] = {
 	{"exec", "Show diagnostic information relating to -exec, -execdir, -ok and -okdir"},
 	{"opt", "Show diagnostic information relating to optimisation"},
@@ -701,7 +684,7 @@ static int parse_debug_opts(const char *arg, struct lf_cmdline *cmd)
 {
 	char *copy = strdup(arg);
 	if (!copy) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(cmd->ctx, "%s", strerror(errno));
 		return -1;
 	}
 	bool empty = true;
@@ -714,7 +697,7 @@ static int parse_debug_opts(const char *arg, struct lf_cmdline *cmd)
 		}
 		if (i == DEBUG_NFLAGS) {
 			char *q = lf_diag_quoted(copy);
-			lf_diag("Ignoring unrecognised debug flag %s", q ? q : copy);
+			lf_diag(cmd->ctx, "Ignoring unrecognised debug flag %s", q ? q : copy);
 			free(q);
 		} else if (strcmp(tok, "help") == 0) {
 			cmd->debug_help = true;
@@ -724,8 +707,8 @@ static int parse_debug_opts(const char *arg, struct lf_cmdline *cmd)
 	}
 	free(copy);
 	if (empty) {
-		lf_diag("Empty argument to the -D option.");
-		fprintf(stderr, "Try '%s --help' for more information.\n", lf_progname);
+		lf_diag(cmd->ctx, "Empty argument to the -D option.");
+		fprintf(lf_diag_stream(cmd->ctx), "Try '%s --help' for more information.\n", cmd->ctx->progname);
 		return -1;
 	}
 	return 0;
@@ -745,10 +728,11 @@ static bool looks_like_expression(const char *arg)
 }
 
 /* A fresh command line: find's defaults, "now" taken once. */
-static void cmdline_init(struct lf_cmdline *cmd)
+static void cmdline_init(struct lf_ctx *ctx, struct lf_cmdline *cmd)
 {
 	struct lf_walk_opts init = LF_WALK_OPTS_INIT;
 	memset(cmd, 0, sizeof(*cmd));
+	cmd->ctx = ctx;
 	cmd->opts = init;
 	clock_gettime(CLOCK_REALTIME, &cmd->start);
 	cmd->day_start = cmd->start;
@@ -795,13 +779,13 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		return -1;
 	}
 	if (!(flags & LF_PARSE_NO_PRINT) && !lf_expr_has_action(x)) {
-		static const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false};
+		const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false};
 		struct lf_expr *pr = lf_parse_node(p, &print);
 		if (!pr) {
 			lf_expr_free(x);
 			return -1;
 		}
-		x = x ? binary(lf_eval_and, LF_EXPR_AND, "-a", x, pr) : pr;
+		x = x ? binary(p, lf_eval_and, LF_EXPR_AND, "-a", x, pr) : pr;
 		if (!x) {
 			return -1;
 		}
@@ -824,10 +808,9 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 	return 0;
 }
 
-int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
+int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 {
-	static const char *const dot[] = {"."};
-	cmdline_init(cmd);
+	cmdline_init(ctx, cmd);
 	cmd->warn = isatty(STDIN_FILENO);
 
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd, .registered = true, .caret = true};
@@ -843,7 +826,7 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 			return 0;
 		} else if (strcmp(a, "--script") == 0) {
 			if (p.pos + 1 >= argc) {
-				lf_diag("--script needs a file (or - for standard input)");
+				lf_diag(ctx, "--script needs a file (or - for standard input)");
 				return -1;
 			}
 			cmd->script = argv[p.pos + 1];
@@ -852,7 +835,7 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 			return 0;
 		} else if (strcmp(a, "--run") == 0) {
 			if (p.pos + 1 >= argc) {
-				lf_diag("--run needs a script name (see --list-scripts) or a file");
+				lf_diag(ctx, "--run needs a script name (see --list-scripts) or a file");
 				return -1;
 			}
 			cmd->run_name = argv[p.pos + 1];
@@ -871,13 +854,13 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 		} else if (strcmp(a, "-L") == 0) {
 			cmd->opts.symlinks = LF_LOGICAL;
 		} else if (strncmp(a, "-O", 2) == 0) {
-			if (parse_opt_level(a + 2) < 0) {
+			if (parse_opt_level(ctx, a + 2) < 0) {
 				return -1;
 			}
 		} else if (strcmp(a, "-D") == 0) {
 			if (p.pos + 1 >= argc) {
-				lf_diag("Missing argument after the -D option.");
-				fprintf(stderr, "Try '%s --help' for more information.\n", lf_progname);
+				lf_diag(ctx, "Missing argument after the -D option.");
+				fprintf(lf_diag_stream(ctx), "Try '%s --help' for more information.\n", ctx->progname);
 				return -1;
 			}
 			if (parse_debug_opts(argv[++p.pos], cmd) != 0) {
@@ -901,7 +884,7 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 	size_t npaths = (size_t)(p.pos - first_path);
 	cmd->roots = malloc((npaths ? npaths : 1) * sizeof(*cmd->roots));
 	if (!cmd->roots) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(ctx, "%s", strerror(errno));
 		return -1;
 	}
 	for (size_t i = 0; i < npaths; i++) {
@@ -909,16 +892,16 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 	}
 	cmd->first_path = npaths ? cmd->roots[0] : NULL;
 	if (npaths == 0) {
-		cmd->roots[npaths++] = dot[0];
+		cmd->roots[npaths++] = ".";
 	}
 	cmd->nroots = npaths;
 	return parse_expression(&p, 0);
 }
 
-int lf_parse_find(const char *const *roots, size_t nroots, int argc, char **argv, unsigned flags,
-		  struct lf_cmdline *cmd)
+int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, int argc, char **argv,
+		  unsigned flags, struct lf_cmdline *cmd)
 {
-	cmdline_init(cmd);
+	cmdline_init(ctx, cmd);
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 0, .cmd = cmd};
 
 	for (; p.pos < argc; p.pos++) {
@@ -936,7 +919,7 @@ int lf_parse_find(const char *const *roots, size_t nroots, int argc, char **argv
 
 	cmd->roots = malloc((nroots ? nroots : 1) * sizeof(*cmd->roots));
 	if (!cmd->roots) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(ctx, "%s", strerror(errno));
 		return -1;
 	}
 	for (size_t i = 0; i < nroots; i++) {
@@ -950,7 +933,7 @@ int lf_parse_find(const char *const *roots, size_t nroots, int argc, char **argv
 		return -1;
 	}
 	if (cmd->files0_from) {
-		lf_diag("-files0-from: the roots are given apart from the expression here");
+		lf_diag(ctx, "-files0-from: the roots are given apart from the expression here");
 		return -1;
 	}
 	return 0;

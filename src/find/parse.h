@@ -10,8 +10,8 @@
  * lf_parse() for the command line, and lf_parse_find() for an embedder (the
  * Lua binding's luafind.find) that gives the roots apart from the
  * expression.  This file and everything it parses into needs no Lua: the
- * -lua primary is a table that the executable registers at run time with
- * lf_parse_add_primaries(), seen by lf_parse() only.
+ * -lua primary is a row that the executable registers in its context with
+ * lf_ctx_add_primaries(), seen by lf_parse() only.
  */
 #ifndef LF_PARSE_H
 #define LF_PARSE_H
@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "ctx.h"
 #include "expr.h"
 
 struct lua_State;
@@ -28,6 +29,7 @@ struct lua_State;
 
 /** What the command line asks for. */
 struct lf_cmdline {
+	struct lf_ctx *ctx; /**< the context it was parsed with, borrowed */
 	struct lf_walk_opts opts;
 	const char **roots; /**< owned array of borrowed argv strings */
 	size_t nroots;
@@ -58,21 +60,11 @@ struct lf_cmdline {
 struct lf_primary;
 
 /**
- * Add a table of primaries (primary.h) for lf_parse() to look names up in,
- * after the built-in ones: the executable registers -lua this way, before
- * lf_parse().  lf_parse_find() never sees these tables.  The table must
- * outlive every parse; registering the same table twice is a no-op.
- *
- * @return 0, or -1 with errno set to ENOSPC when too many are registered
- */
-int lf_parse_add_primaries(const struct lf_primary *table);
-
-/**
  * Parse @argv.  Errors are reported on stderr in find's words.
  *
  * @return 0 on success, -1 on a usage error (exit status 1)
  */
-int lf_parse(int argc, char **argv, struct lf_cmdline *cmd);
+int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd);
 
 /** Print GNU find's list of -D flags with their meanings (-D help). */
 void lf_parse_debug_usage(FILE *fp);
@@ -92,7 +84,7 @@ enum lf_parse_flags {
  * "-x" and "(" included.  With @argc 0, cmd->expr is NULL (true for every
  * entry) unless -print is implied.
  *
- * Only the built-in primaries exist (not those of lf_parse_add_primaries()).
+ * Only the built-in primaries exist (not those added by lf_ctx_add_primaries()).
  * Messages are lf_parse()'s, one line each, without the command line and
  * its caret; they go to lf_diag_stream(), so a caller can capture them
  * (diag.h).  Warnings are off unless the expression says -warn.
@@ -103,8 +95,8 @@ enum lf_parse_flags {
  * @return 0, or -1 after reporting a usage error; either way
  *         lf_cmdline_free() frees @cmd
  */
-int lf_parse_find(const char *const *roots, size_t nroots, int argc, char **argv, unsigned flags,
-		  struct lf_cmdline *cmd);
+int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, int argc, char **argv,
+		  unsigned flags, struct lf_cmdline *cmd);
 
 /**
  * Free what lf_parse() or lf_parse_find() allocated.  The CLI's Lua state

@@ -258,7 +258,7 @@ static struct lf_expr *parse_exec(struct lf_parser *p, const struct lf_primary *
 
 	struct exec *ex = calloc(1, sizeof(*ex));
 	if (!ex) {
-		lf_diag("%s", strerror(errno));
+		lf_diag(lf_parser_ctx(p), "%s", strerror(errno));
 		return NULL;
 	}
 	ex->flags = flags;
@@ -304,11 +304,10 @@ static void flush_output(struct lf_eval *ev)
 }
 
 /* GNU resets SIGCHLD, so that an inherited SIG_IGN cannot make waitpid fail. */
-static void default_sigchld(void)
+static void default_sigchld(struct lf_ctx *ctx)
 {
-	static bool done;
-	if (!done) {
-		done = true;
+	if (!ctx->sigchld_reset) {
+		ctx->sigchld_reset = true;
 		signal(SIGCHLD, SIG_DFL);
 	}
 }
@@ -400,7 +399,7 @@ static int spawn(const struct exec *ex, char **argv, const struct run_dir *dir, 
 static int run(const struct exec *ex, struct lf_eval *ev, char **argv, const struct run_dir *dir, bool quiet_e2big)
 {
 	flush_output(ev);
-	default_sigchld();
+	default_sigchld(ev->cmd->ctx);
 	pid_t pid;
 	int err = spawn(ex, argv, dir, &pid);
 	if (err == E2BIG && quiet_e2big) {
@@ -408,22 +407,24 @@ static int run(const struct exec *ex, struct lf_eval *ev, char **argv, const str
 	}
 	if (err) {
 		/* GNU's child reports the failed exec and exits with 1. */
-		lf_diag_path(argv[0], strlen(argv[0]), err);
+		lf_diag_path(ev->cmd->ctx, argv[0], strlen(argv[0]), err);
 		return 1;
 	}
 	int status;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			fprintf(stderr, "%s: error waiting for ", lf_progname);
-			lf_diag_quote(stderr, argv[0], strlen(argv[0]));
-			fprintf(stderr, ": %s\n", strerror(errno));
+			int werr = errno;
+			FILE *fp = lf_diag_begin(ev->cmd->ctx);
+			fputs("error waiting for ", fp);
+			lf_diag_quote(fp, argv[0], strlen(argv[0]));
+			fprintf(fp, ": %s\n", strerror(werr));
 			return 1;
 		}
 	}
 	if (WIFSIGNALED(status)) {
-		fprintf(stderr, "%s: ", lf_progname);
-		lf_diag_quote(stderr, argv[0], strlen(argv[0]));
-		fprintf(stderr, " terminated by signal %d\n", WTERMSIG(status));
+		FILE *fp = lf_diag_begin(ev->cmd->ctx);
+		lf_diag_quote(fp, argv[0], strlen(argv[0]));
+		fprintf(fp, " terminated by signal %d\n", WTERMSIG(status));
 		return 128 + WTERMSIG(status);
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
@@ -550,7 +551,7 @@ static bool confirm(const struct exec *ex, struct lf_eval *ev)
 static void out_of_memory(struct lf_eval *ev)
 {
 	flush_output(ev);
-	lf_diag("%s", strerror(ENOMEM));
+	lf_diag(ev->cmd->ctx, "%s", strerror(ENOMEM));
 	ev->status = 1;
 	ev->stop = true;
 }
@@ -756,9 +757,11 @@ static bool eval_exec_multi(struct exec *ex, struct lf_eval *ev)
 	}
 	if ((ex->flags & EXEC_DIR) && ex->n == 0 && start_dir_batch(ex, e, &t) != 0) {
 		flush_output(ev);
-		fprintf(stderr, "%s: Failed to save working directory in order to run a command on ", lf_progname);
-		lf_diag_quote(stderr, e->path, e->pathlen);
-		fprintf(stderr, ": %s\n", strerror(errno));
+		int err = errno;
+		FILE *fp = lf_diag_begin(ev->cmd->ctx);
+		fputs("Failed to save working directory in order to run a command on ", fp);
+		lf_diag_quote(fp, e->path, e->pathlen);
+		fprintf(fp, ": %s\n", strerror(err));
 		ev->status = 1;
 		ev->stop = true;
 		return true;
@@ -803,10 +806,13 @@ static void enter_execdir(struct lf_expr *x, struct lf_eval *ev)
 	}
 }
 
-const struct lf_primary lf_prims_exec[] = {
-	{"-exec", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_exec, eval_exec, false},
-	{"-execdir", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_exec, eval_exec, false},
-	{"-ok", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_exec, eval_exec, false},
-	{"-okdir", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_exec, eval_exec, false},
-	{NULL, 0, 0, NULL, NULL, false},
-};
+int lf_prims_exec_add(struct lf_ctx *ctx)
+{
+	const struct lf_primary rows[] = {
+		{"-exec", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_exec, eval_exec, false},
+		{"-execdir", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_exec, eval_exec, false},
+		{"-ok", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_exec, eval_exec, false},
+		{"-okdir", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_exec, eval_exec, false},
+	};
+	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));
+}

@@ -48,36 +48,18 @@
 #include <unistd.h>
 #include <wchar.h>
 
-/* ---- process-wide settings ---------------------------------------------- */
+/* ---- the user's locale ------------------------------------------------- */
 
 /*
  * GNU find calls setlocale(LC_ALL, ""), which shows in strftime's names, the
  * radix character of %S and what a terminal can display.  luafind's main
  * stays in the C locale, so the actions switch this thread to the user's
- * locale while they format, and leave the rest of the program alone.
+ * locale (the context's, lf_ctx_settings) while they format, and leave the
+ * rest of the program alone.
  */
-static locale_t user_locale;
-static bool locale_ready;
-
-/* The time -ls compares dates with (GNU's start time), and its block unit. */
-static time_t ls_now;
-static int ls_block_size;
-
-static void init_settings(void)
+static locale_t enter_locale(const struct lf_ctx *ctx)
 {
-	if (locale_ready) {
-		return;
-	}
-	locale_ready = true;
-	user_locale = newlocale(LC_ALL_MASK, "", (locale_t)0);
-	tzset();
-	ls_now = time(NULL);
-	ls_block_size = getenv("POSIXLY_CORRECT") ? 512 : 1024;
-}
-
-static locale_t enter_locale(void)
-{
-	return user_locale ? uselocale(user_locale) : (locale_t)0;
+	return ctx->user_locale ? uselocale(ctx->user_locale) : (locale_t)0;
 }
 
 static void leave_locale(locale_t old)
@@ -96,8 +78,9 @@ enum sink_kind {
 };
 
 /* An output stream, shared by every action that names the same file. */
-struct sink {
-	struct sink *next;
+struct lf_sink {
+	struct lf_ctx *ctx; /* whose list it is on */
+	struct lf_sink *next;
 	enum sink_kind kind;
 	const char *name; /* as given (argv), for messages */
 	dev_t dev;
@@ -109,14 +92,13 @@ struct sink {
 	bool closed; /* the finish hook has run */
 };
 
-/* Open sinks, so that a file named twice is opened once (GNU's sharefile). */
-static struct sink *sinks;
-
+/* Open sinks are the context's (ctx->sinks), so that a file named twice is
+ * opened once (GNU's sharefile). */
 /*
  * The sink for @name, opened (created, truncated) now.  On failure, reports
  * "'name': reason" against argument @argoff and returns NULL.
  */
-static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
+static struct lf_sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 {
 	enum sink_kind kind = SINK_FILE;
 	if (strcmp(name, "/dev/stdout") == 0) {
@@ -142,7 +124,8 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 		}
 	}
 
-	for (struct sink *s = sinks; s; s = s->next) {
+	struct lf_ctx *ctx = lf_parser_ctx(p);
+	for (struct lf_sink *s = ctx->sinks; s; s = s->next) {
 		if (s->kind == kind && !s->closed &&
 		    (kind != SINK_FILE || (s->dev == st.st_dev && s->ino == st.st_ino))) {
 			if (fd >= 0) {
@@ -162,7 +145,7 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 		free(q);
 		return NULL;
 	}
-	struct sink *s = calloc(1, sizeof(*s));
+	struct lf_sink *s = calloc(1, sizeof(*s));
 	if (!s || (kind != SINK_STDOUT && lf_out_init(&s->out, kind == SINK_FILE ? fd : STDERR_FILENO) != 0)) {
 		lf_parse_error(p, argoff, "%s", strerror(ENOMEM));
 		free(s);
@@ -178,8 +161,9 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
 	s->refs = 1;
 	s->active = 1;
 	s->tty = isatty(kind == SINK_FILE ? fd : kind == SINK_STDOUT ? STDOUT_FILENO : STDERR_FILENO);
-	s->next = sinks;
-	sinks = s;
+	s->ctx = ctx;
+	s->next = ctx->sinks;
+	ctx->sinks = s;
 	return s;
 }
 
@@ -187,16 +171,16 @@ static struct sink *sink_open(struct lf_parser *p, int argoff, const char *name)
  * Report a failure to write to @s: "'name': reason", with GNU's names for the
  * standard streams; the exit status becomes 1.
  */
-static void sink_report(const struct sink *s, struct lf_eval *ev, int err)
+static void sink_report(const struct lf_sink *s, struct lf_eval *ev, int err)
 {
 	lf_out_flush(ev->out);
-	fprintf(stderr, "%s: ", lf_progname);
+	FILE *fp = lf_diag_begin(s->ctx);
 	if (s->kind == SINK_FILE) {
-		lf_diag_quote(stderr, s->name, strlen(s->name));
+		lf_diag_quote(fp, s->name, strlen(s->name));
 	} else {
-		fputs(s->kind == SINK_STDOUT ? "'standard output'" : "'standard error'", stderr);
+		fputs(s->kind == SINK_STDOUT ? "'standard output'" : "'standard error'", fp);
 	}
-	fprintf(stderr, ": %s\n", strerror(err));
+	fprintf(fp, ": %s\n", strerror(err));
 	ev->status = 1;
 }
 
@@ -205,7 +189,7 @@ static void sink_report(const struct sink *s, struct lf_eval *ev, int err)
  * last (several lf.find expressions may share one file); report the first
  * write error.
  */
-static void sink_finish(struct sink *s, struct lf_eval *ev)
+static void sink_finish(struct lf_sink *s, struct lf_eval *ev)
 {
 	if (s->closed) {
 		return;
@@ -231,7 +215,7 @@ static void sink_finish(struct sink *s, struct lf_eval *ev)
 	}
 }
 
-static void sink_release(struct sink *s)
+static void sink_release(struct lf_sink *s)
 {
 	if (--s->refs > 0) {
 		return;
@@ -244,7 +228,7 @@ static void sink_release(struct sink *s)
 			close(fd);
 		}
 	}
-	for (struct sink **pp = &sinks; *pp; pp = &(*pp)->next) {
+	for (struct lf_sink **pp = &s->ctx->sinks; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;
 			break;
@@ -254,7 +238,7 @@ static void sink_release(struct sink *s)
 }
 
 /* The writer an action uses for the current entry. */
-static struct lf_out *sink_begin(struct sink *s, struct lf_eval *ev)
+static struct lf_out *sink_begin(struct lf_sink *s, struct lf_eval *ev)
 {
 	if (s->kind == SINK_STDOUT) {
 		return ev->out;
@@ -265,7 +249,7 @@ static struct lf_out *sink_begin(struct sink *s, struct lf_eval *ev)
 	return &s->out;
 }
 
-static void sink_end(struct sink *s)
+static void sink_end(struct lf_sink *s)
 {
 	if (s->kind == SINK_STDERR) {
 		lf_out_flush(&s->out);
@@ -365,50 +349,6 @@ static const char *type_letter(enum lf_type t)
 	return "U";
 }
 
-/* User and group names, looked up once per id (misses are cached too). */
-struct id_name {
-	uint32_t id;
-	char *name; /* NULL: the id has no name */
-};
-
-static struct id_name *id_cache[2];
-static size_t id_count[2], id_cap[2];
-
-static const char *id_lookup(bool group, uint32_t id)
-{
-	int k = group;
-	for (size_t i = 0; i < id_count[k]; i++) {
-		if (id_cache[k][i].id == id) {
-			return id_cache[k][i].name;
-		}
-	}
-	const char *name = NULL;
-	if (group) {
-		struct group *g = getgrgid(id);
-		name = g ? g->gr_name : NULL;
-	} else {
-		struct passwd *pw = getpwuid(id);
-		name = pw ? pw->pw_name : NULL;
-	}
-	if (id_count[k] == id_cap[k]) {
-		size_t cap = id_cap[k] ? 2 * id_cap[k] : 16;
-		struct id_name *c = realloc(id_cache[k], cap * sizeof(*c));
-		if (!c) {
-			return name; /* valid until the next lookup, which is enough */
-		}
-		id_cache[k] = c;
-		id_cap[k] = cap;
-	}
-	char *copy = name ? strdup(name) : NULL;
-	if (name && !copy) {
-		return name;
-	}
-	id_cache[k][id_count[k]].id = id;
-	id_cache[k][id_count[k]].name = copy;
-	id_count[k]++;
-	return copy;
-}
-
 /* The columns a name takes, as gnulib's mbswidth in the C locale. */
 static int name_width(const char *s)
 {
@@ -420,86 +360,6 @@ static int name_width(const char *s)
 		}
 	}
 	return w;
-}
-
-/* The file system type of a device, from the mount table (GNU's %F). */
-struct mount_type {
-	dev_t dev;
-	char *type;
-};
-
-static struct mount_type *mounts;
-static size_t nmounts;
-static bool mounts_read;
-
-/* Undo the octal escapes of /proc/self/mountinfo (\040 for a space). */
-static void unescape_octal(char *s)
-{
-	char *d = s;
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' && s[3] >= '0' &&
-		    s[3] <= '7') {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*d++ = *s++;
-		}
-	}
-	*d = '\0';
-}
-
-static void read_mounts(void)
-{
-	mounts_read = true;
-	FILE *fp = fopen("/proc/self/mountinfo", "re");
-	if (!fp) {
-		return;
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	while (getline(&line, &cap, fp) > 0) {
-		unsigned maj, min;
-		char *sep = strstr(line, " - ");
-		if (sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2 || !sep) {
-			continue;
-		}
-		char *type = sep + 3;
-		type[strcspn(type, " \n")] = '\0';
-		unescape_octal(type);
-		if (strcmp(type, "ignore") == 0) {
-			continue;
-		}
-		struct mount_type *m = realloc(mounts, (nmounts + 1) * sizeof(*m));
-		char *copy = strdup(type);
-		if (!m || !copy) {
-			free(copy);
-			if (m) {
-				mounts = m;
-			}
-			break;
-		}
-		mounts = m;
-		mounts[nmounts].dev = makedev(maj, min);
-		mounts[nmounts].type = copy;
-		nmounts++;
-	}
-	free(line);
-	fclose(fp);
-}
-
-static const char *fs_type(uint64_t dev)
-{
-	if (!mounts_read) {
-		read_mounts();
-	}
-	/* The last entry wins, as in GNU: / may be listed more than once. */
-	const char *type = "unknown";
-	for (size_t i = 0; i < nmounts; i++) {
-		if (mounts[i].dev == dev) {
-			type = mounts[i].type;
-		}
-	}
-	return type;
 }
 
 /*
@@ -563,8 +423,8 @@ static char *read_link(const struct lf_entry *e)
 
 /* ---- dates -------------------------------------------------------------- */
 
-static const char *const weekdays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
-static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+static const char weekdays[][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+static const char months[][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
 				     "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
 
 enum { DATE_BUFSIZE = 512 };
@@ -693,7 +553,7 @@ struct segment {
 };
 
 struct action {
-	struct sink *sink;
+	struct lf_sink *sink;
 	bool finished; /* its walk is over: the sink no longer waits for it */
 	struct segment *segs;
 	size_t nsegs;
@@ -815,7 +675,7 @@ static int compile_format(struct lf_parser *p, int argoff, const char *format, s
 		} else if (*pos == '\\') {
 			size_t readpos = 1;
 			if (!pos[1]) {
-				lf_diag_warn("escape `\\' followed by nothing at all");
+				lf_diag_warn(lf_parser_ctx(p), "escape `\\' followed by nothing at all");
 				readpos = 0;
 			} else if (is_octal(pos[1])) {
 				int n = 0;
@@ -829,7 +689,7 @@ static int compile_format(struct lf_parser *p, int argoff, const char *format, s
 				char v = escape_value(pos[1]);
 				if (!v) {
 					/* Kept as written, and the next byte is not looked at. */
-					lf_diag_warn("unrecognized escape `\\%c'", pos[1]);
+					lf_diag_warn(lf_parser_ctx(p), "unrecognized escape `\\%c'", pos[1]);
 					pos++;
 					continue;
 				}
@@ -863,10 +723,10 @@ static int compile_format(struct lf_parser *p, int argoff, const char *format, s
 					goto fail;
 				}
 				if (len == 2) {
-					lf_diag_warn("format directive `%%%c' should be followed by another character",
+					lf_diag_warn(lf_parser_ctx(p), "format directive `%%%c' should be followed by another character",
 						     *pos);
 				} else {
-					lf_diag_warn("unrecognized format directive `%%%c'", *pos);
+					lf_diag_warn(lf_parser_ctx(p), "unrecognized format directive `%%%c'", *pos);
 				}
 				/* Printed as written, flags included. */
 				if (add_segment(a, SEG_PLAIN, segstart, (size_t)(pos + 1 - segstart), 0, 0, 0) != 0) {
@@ -896,7 +756,7 @@ struct pctx {
 	struct lf_entry *e;
 	const struct lf_stat *st; /* the walk's stat data, if a directive needs it */
 	struct lf_out *o;
-	const struct sink *sink;
+	const struct lf_sink *sink;
 };
 
 /* printf one value through a directive's spec, as GNU's checked_fprintf. */
@@ -1061,7 +921,7 @@ static void put_target_type(struct pctx *c, const char *spec)
 		int err = errno;
 		put_cstr(c, spec, "?", false);
 		lf_out_flush(c->ev->out);
-		lf_diag_path(e->path, e->pathlen, err); /* GNU leaves the status alone */
+		lf_diag_path(c->ev->cmd->ctx, e->path, e->pathlen, err); /* GNU leaves the status alone */
 	}
 }
 
@@ -1074,7 +934,7 @@ static void put_link(struct pctx *c, const char *spec)
 		if (!target) {
 			int err = errno;
 			lf_out_flush(c->ev->out);
-			lf_diag_path(c->e->path, c->e->pathlen, err);
+			lf_diag_path(c->ev->cmd->ctx, c->e->path, c->e->pathlen, err);
 			c->ev->status = 1;
 		}
 	}
@@ -1089,9 +949,10 @@ static void put_context(struct pctx *c, const char *spec)
 		int err = errno;
 		put_cstr(c, spec, "", false);
 		lf_out_flush(c->ev->out);
-		fprintf(stderr, "%s: getfilecon failed: ", lf_progname);
-		lf_diag_quote(stderr, c->e->path, c->e->pathlen);
-		fprintf(stderr, ": %s\n", strerror(err));
+		FILE *fp = lf_diag_begin(c->ev->cmd->ctx);
+		fputs("getfilecon failed: ", fp);
+		lf_diag_quote(fp, c->e->path, c->e->pathlen);
+		fprintf(fp, ": %s\n", strerror(err));
 		c->ev->status = 1;
 		return;
 	}
@@ -1152,9 +1013,13 @@ static void put_segment(struct pctx *c, const struct segment *s)
 	case 'd': put_spec(c, spec, e->depth); break;
 	case 'D': put_u64(c, spec, st->dev); break;
 	case 'f': put_basename(c, spec); break;
-	case 'F': put_cstr(c, spec, fs_type(st->dev), true); break;
+	case 'F': {
+		const char *type = lf_mounts_type(&c->ev->cmd->ctx->mounts, st->dev);
+		put_cstr(c, spec, type ? type : "unknown", true);
+		break;
+	}
 	case 'g': {
-		const char *name = id_lookup(true, st->gid);
+		const char *name = lf_idnames_get(&c->ev->cmd->ctx->ids, true, st->gid);
 		if (name) {
 			put_cstr(c, spec, name, false);
 		} else {
@@ -1202,7 +1067,7 @@ static void put_segment(struct pctx *c, const struct segment *s)
 	}
 	case 't': put_cstr(c, spec, ctime_format(st->mtime, buf), false); break;
 	case 'u': {
-		const char *name = id_lookup(false, st->uid);
+		const char *name = lf_idnames_get(&c->ev->cmd->ctx->ids, false, st->uid);
 		if (name) {
 			put_cstr(c, spec, name, false);
 		} else {
@@ -1228,7 +1093,7 @@ static const struct lf_stat *action_stat(struct lf_eval *ev)
 	if (!st) {
 		int err = errno;
 		lf_out_flush(ev->out);
-		lf_diag_path(ev->entry->path, ev->entry->pathlen, err);
+		lf_diag_path(ev->cmd->ctx, ev->entry->path, ev->entry->pathlen, err);
 		ev->status = 1;
 	}
 	return st;
@@ -1241,7 +1106,7 @@ static bool eval_printf(const struct lf_expr *x, struct lf_eval *ev)
 	if (a->need_stat && !(c.st = action_stat(ev))) {
 		return false;
 	}
-	locale_t old = enter_locale();
+	locale_t old = enter_locale(ev->cmd->ctx);
 	c.o = sink_begin(a->sink, ev);
 	for (size_t i = 0; i < a->nsegs; i++) {
 		put_segment(&c, &a->segs[i]);
@@ -1257,8 +1122,7 @@ static bool eval_printf(const struct lf_expr *x, struct lf_eval *ev)
  * Column widths, which only grow, shared by every -ls and -fls of the run as
  * in GNU's listfile.c (its static variables).
  */
-static int w_inode = 9, w_blocks = 6, w_nlink = 3, w_owner = 8, w_group = 8, w_major = 3, w_minor = 3,
-	   w_size = 8;
+
 
 /* printf to a writer; @return the bytes written, as fprintf. */
 static int outf(struct lf_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1318,45 +1182,47 @@ static void ls_name(struct lf_out *o, const char *s, size_t len)
 /* One line of `ls -dils`, as GNU's list_file(). */
 static void list_file(struct lf_out *o, struct lf_eval *ev, const struct lf_stat *st)
 {
+	struct lf_ctx *ctx = ev->cmd->ctx;
+	int *width = ctx->ls_width;
 	struct lf_entry *e = ev->entry;
 	char mode[12];
 	mode_string(st->mode, mode);
 
-	widen(&w_inode, outf(o, "%*" PRIu64, w_inode, st->ino));
+	widen(&width[LF_LS_INODE], outf(o, "%*" PRIu64, width[LF_LS_INODE], st->ino));
 	lf_out_putc(o, ' ');
 	uint64_t blocks = (uint64_t)st->blocks;
-	if (ls_block_size == 1024) {
+	if (ctx->ls_block_size == 1024) {
 		blocks = (blocks + 1) / 2;
 	}
-	widen(&w_blocks, outf(o, "%*" PRIu64, w_blocks, blocks));
+	widen(&width[LF_LS_BLOCKS], outf(o, "%*" PRIu64, width[LF_LS_BLOCKS], blocks));
 	lf_out_putc(o, ' ');
 	lf_out_write(o, mode, 11);
-	widen(&w_nlink, outf(o, "%*" PRIu64, w_nlink, st->nlink));
+	widen(&width[LF_LS_NLINK], outf(o, "%*" PRIu64, width[LF_LS_NLINK], st->nlink));
 	lf_out_putc(o, ' ');
 
-	const char *user = id_lookup(false, st->uid);
+	const char *user = lf_idnames_get(&ctx->ids, false, st->uid);
 	if (user) {
-		widen(&w_owner, name_width(user));
-		outf(o, "%-*s ", w_owner, user);
+		widen(&width[LF_LS_OWNER], name_width(user));
+		outf(o, "%-*s ", width[LF_LS_OWNER], user);
 	} else {
 		/* GNU counts the separating space into the width here. */
-		widen(&w_owner, outf(o, "%-8lu ", (unsigned long)st->uid));
+		widen(&width[LF_LS_OWNER], outf(o, "%-8lu ", (unsigned long)st->uid));
 	}
-	const char *group = id_lookup(true, st->gid);
+	const char *group = lf_idnames_get(&ctx->ids, true, st->gid);
 	if (group) {
-		widen(&w_group, name_width(group));
-		outf(o, "%-*s ", w_group, group);
+		widen(&width[LF_LS_GROUP], name_width(group));
+		outf(o, "%-*s ", width[LF_LS_GROUP], group);
 	} else {
-		widen(&w_group, outf(o, "%-*lu", w_group, (unsigned long)st->gid));
+		widen(&width[LF_LS_GROUP], outf(o, "%-*lu", width[LF_LS_GROUP], (unsigned long)st->gid));
 		lf_out_putc(o, ' ');
 	}
 
 	if (S_ISCHR(st->mode) || S_ISBLK(st->mode)) {
-		widen(&w_major, outf(o, "%*lu", w_major, (unsigned long)major(st->rdev)));
+		widen(&width[LF_LS_MAJOR], outf(o, "%*lu", width[LF_LS_MAJOR], (unsigned long)major(st->rdev)));
 		lf_out_write(o, ", ", 2);
-		widen(&w_minor, outf(o, "%*lu", w_minor, (unsigned long)minor(st->rdev)));
+		widen(&width[LF_LS_MINOR], outf(o, "%*lu", width[LF_LS_MINOR], (unsigned long)minor(st->rdev)));
 	} else {
-		widen(&w_size, outf(o, "%*" PRIu64, w_size, (uint64_t)st->size));
+		widen(&width[LF_LS_SIZE], outf(o, "%*" PRIu64, width[LF_LS_SIZE], (uint64_t)st->size));
 	}
 	lf_out_putc(o, ' ');
 
@@ -1364,7 +1230,7 @@ static void list_file(struct lf_out *o, struct lf_eval *ev, const struct lf_stat
 	time_t mtime = st->mtime.tv_sec;
 	if (localtime_r(&mtime, &tm)) {
 		/* The year for files older than about six months or in the future. */
-		bool recent = ls_now - 6 * 30 * 24 * 60 * 60 <= mtime && mtime <= ls_now + 60 * 60;
+		bool recent = ctx->ls_now - 6 * 30 * 24 * 60 * 60 <= mtime && mtime <= ctx->ls_now + 60 * 60;
 		char date[256];
 		if (strftime(date, sizeof(date), recent ? "%b %e %H:%M" : "%b %e  %Y", &tm) == 0) {
 			date[0] = '\0';
@@ -1389,7 +1255,7 @@ static void list_file(struct lf_out *o, struct lf_eval *ev, const struct lf_stat
 			/* GNU names the file unquoted here and keeps the status. */
 			int err = errno;
 			lf_out_flush(ev->out);
-			lf_diag("%s: %s", e->path, strerror(err));
+			lf_diag(ctx, "%s: %s", e->path, strerror(err));
 		}
 	}
 	lf_out_putc(o, '\n');
@@ -1402,16 +1268,16 @@ static bool eval_ls(const struct lf_expr *x, struct lf_eval *ev)
 	if (!st) {
 		return false;
 	}
-	locale_t old = enter_locale();
+	locale_t old = enter_locale(ev->cmd->ctx);
 	list_file(sink_begin(a->sink, ev), ev, st);
 	sink_end(a->sink);
 	leave_locale(old);
 	return true;
 }
 
-void lf_out_write_name_tty(struct lf_out *o, const char *name, size_t len)
+void lf_out_write_name_tty(const struct lf_ctx *ctx, struct lf_out *o, const char *name, size_t len)
 {
-	locale_t old = enter_locale();
+	locale_t old = enter_locale(ctx);
 	char *copy = malloc(len + 1);
 	if (copy) {
 		memcpy(copy, name, len);
@@ -1431,7 +1297,7 @@ static bool eval_fprint(const struct lf_expr *x, struct lf_eval *ev)
 	struct lf_entry *e = ev->entry;
 	struct lf_out *o = sink_begin(a->sink, ev);
 	if (a->sink->tty) {
-		locale_t old = enter_locale();
+		locale_t old = enter_locale(ev->cmd->ctx);
 		char *copy = malloc(e->pathlen + 1);
 		if (copy) {
 			memcpy(copy, e->path, e->pathlen);
@@ -1495,7 +1361,7 @@ static void action_finish(struct lf_expr *x, struct lf_eval *ev)
 static struct lf_expr *output_node(struct lf_parser *p, const struct lf_primary *prim, const char *file,
 				   const char *format, int format_arg)
 {
-	init_settings();
+	lf_ctx_settings(lf_parser_ctx(p));
 	struct action *a = calloc(1, sizeof(*a));
 	if (!a) {
 		lf_parse_error(p, 0, "%s", strerror(ENOMEM));
@@ -1559,12 +1425,15 @@ static struct lf_expr *parse_fprint(struct lf_parser *p, const struct lf_primary
 	return output_node(p, prim, args[0], NULL, 0);
 }
 
-const struct lf_primary lf_prims_output[] = {
-	{"-fls", LF_PRIM_ACTION, 1, parse_fprint, eval_ls, LF_STAT_EVERY},
-	{"-fprint", LF_PRIM_ACTION, 1, parse_fprint, eval_fprint, false},
-	{"-fprint0", LF_PRIM_ACTION, 1, parse_fprint, eval_fprint0, false},
-	{"-fprintf", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_fprintf, eval_printf, false},
-	{"-ls", LF_PRIM_ACTION, 0, parse_ls, eval_ls, LF_STAT_EVERY},
-	{"-printf", LF_PRIM_ACTION, 1, parse_printf, eval_printf, false},
-	{NULL, 0, 0, NULL, NULL, false},
-};
+int lf_prims_output_add(struct lf_ctx *ctx)
+{
+	const struct lf_primary rows[] = {
+		{"-fls", LF_PRIM_ACTION, 1, parse_fprint, eval_ls, LF_STAT_EVERY},
+		{"-fprint", LF_PRIM_ACTION, 1, parse_fprint, eval_fprint, false},
+		{"-fprint0", LF_PRIM_ACTION, 1, parse_fprint, eval_fprint0, false},
+		{"-fprintf", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_fprintf, eval_printf, false},
+		{"-ls", LF_PRIM_ACTION, 0, parse_ls, eval_ls, LF_STAT_EVERY},
+		{"-printf", LF_PRIM_ACTION, 1, parse_printf, eval_printf, false},
+	};
+	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));
+}

@@ -17,9 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,7 +337,7 @@ static bool stat_reference(struct lf_parser *p, const char *path, struct lf_stat
 	bool follow = lf_parser_cmdline(p)->opts.symlinks != LF_PHYSICAL;
 	if (lf_stat_at(AT_FDCWD, path, follow, st) != 0 &&
 	    !(follow && errno == ENOENT && lf_stat_at(AT_FDCWD, path, false, st) == 0)) {
-		lf_diag_path(path, strlen(path), errno);
+		lf_diag_path(lf_parser_ctx(p), path, strlen(path), errno);
 		return false;
 	}
 	return true;
@@ -565,7 +563,7 @@ static struct lf_expr *parse_perm(struct lf_parser *p, const struct lf_primary *
 	}
 	if (kind > 0 && mode[0] == 0 && mode[1] == 0) {
 		/* GNU warns here whatever -warn says. */
-		lf_diag_warn("you have specified a mode pattern %s (which is equivalent to /000). The meaning "
+		lf_diag_warn(lf_parser_ctx(p), "you have specified a mode pattern %s (which is equivalent to /000). The meaning "
 			     "of -perm /000 has now been changed to be consistent with -perm -000; that is, "
 			     "while it used to match no files, it now matches all files.",
 			     args[0]);
@@ -619,13 +617,13 @@ static struct lf_expr *parse_user(struct lf_parser *p, const struct lf_primary *
 		lf_parse_error(p, 1, "The argument to %s should not be empty", prim->name);
 		return NULL;
 	}
-	if (group) {
-		struct group *g = getgrnam(args[0]);
-		id = g ? (long long)g->gr_gid : -1;
-	} else {
-		struct passwd *pw = getpwnam(args[0]);
-		id = pw ? (long long)pw->pw_uid : -1;
+	uint32_t named;
+	int found = lf_idnames_lookup(group, args[0], &named);
+	if (found < 0) {
+		lf_parse_error(p, 1, "%s", strerror(errno));
+		return NULL;
 	}
+	id = found ? (long long)named : -1;
 	if (id < 0 && all_digits(args[0])) {
 		id = strtoll(args[0], NULL, 10);
 	}
@@ -643,72 +641,47 @@ static struct lf_expr *parse_user(struct lf_parser *p, const struct lf_primary *
 	return x;
 }
 
-/* Known ids, looked up once each: bit 0 looked up, bit 1 has a name. */
-struct id_cache {
-	unsigned char *known;
-	size_t cap;
-};
-
-static bool has_name(struct id_cache *c, uint32_t id, bool group)
-{
-	if (id < (1u << 20)) {
-		if (id >= c->cap) {
-			size_t cap = c->cap ? c->cap : 1024;
-			while (cap <= id) {
-				cap *= 2;
-			}
-			unsigned char *k = realloc(c->known, cap);
-			if (!k) {
-				return group ? getgrgid(id) != NULL : getpwuid(id) != NULL;
-			}
-			memset(k + c->cap, 0, cap - c->cap);
-			c->known = k;
-			c->cap = cap;
-		}
-		if (!(c->known[id] & 1)) {
-			bool named = group ? getgrgid(id) != NULL : getpwuid(id) != NULL;
-			c->known[id] = 1 | (named ? 2 : 0);
-		}
-		return c->known[id] & 2;
-	}
-	return group ? getgrgid(id) != NULL : getpwuid(id) != NULL;
-}
-
-static void free_id_cache(void *data)
-{
-	struct id_cache *c = data;
-	if (c) {
-		free(c->known);
-		free(c);
-	}
-}
-
-static struct lf_expr *parse_nouser(struct lf_parser *p, const struct lf_primary *prim, char **args)
+static struct lf_expr *parse_simple_test(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
-	struct lf_expr *x = lf_parse_node(p, prim);
-	if (x) {
-		x->data = calloc(1, sizeof(struct id_cache));
-		x->destroy = free_id_cache;
-		if (!x->data) {
-			lf_diag("%s", strerror(errno));
-			lf_expr_free(x);
-			return NULL;
-		}
+	return lf_parse_node(p, prim);
+}
+
+/*
+ * -nouser, -nogroup: whether the id has no name, from the context's cache.
+ * A look-up that fails (not "no such id") is an error for the entry, not
+ * a name missing: "! -nouser -delete" must not act on it.
+ */
+static bool eval_noname(struct lf_eval *ev, bool group)
+{
+	const struct lf_stat *st = lf_eval_stat(ev);
+	if (!st) {
+		return false;
 	}
-	return x;
+	if (lf_idnames_get(&ev->cmd->ctx->ids, group, group ? st->gid : st->uid)) {
+		return false;
+	}
+	if (errno) {
+		int err = errno;
+		lf_out_flush(ev->out);
+		lf_diag_path(ev->cmd->ctx, ev->entry->path, ev->entry->pathlen, err);
+		ev->status = 1;
+		ev->stop = true;
+		return false;
+	}
+	return true;
 }
 
 static bool eval_nouser(const struct lf_expr *x, struct lf_eval *ev)
 {
-	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && !has_name(x->data, st->uid, false);
+	(void)x;
+	return eval_noname(ev, false);
 }
 
 static bool eval_nogroup(const struct lf_expr *x, struct lf_eval *ev)
 {
-	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && !has_name(x->data, st->gid, true);
+	(void)x;
+	return eval_noname(ev, true);
 }
 
 /* ---- -name ------------------------------------------------------------ */
@@ -719,7 +692,7 @@ static struct lf_expr *parse_name(struct lf_parser *p, const struct lf_primary *
 	if (x) {
 		x->str = args[0];
 		if (strchr(args[0], '/') && strcmp(args[0], "/") != 0 && lf_parser_warn(p)) {
-			lf_diag_warn("'%s' matches against basenames only, but the given pattern contains a "
+			lf_diag_warn(lf_parser_ctx(p), "'%s' matches against basenames only, but the given pattern contains a "
 				     "directory separator ('/'), thus the expression will evaluate to false all "
 				     "the time.  Did you mean '-wholename'?",
 				     prim->name);
@@ -818,7 +791,7 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
 	ssize_t n = readlinkat(e->at_fd, e->at_name, target, sizeof(target) - 1);
 	if (n < 0) {
 		lf_out_flush(ev->out);
-		lf_diag_path(e->path, e->pathlen, errno);
+		lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, errno);
 		ev->status = 1;
 		return false;
 	}
@@ -849,7 +822,7 @@ static reg_syntax_t gnu_syntax(int type, bool icase)
 }
 
 static const struct {
-	const char *name;
+	char name[20];
 	int type;
 } regextypes[] = {
 	{"pcre2", RE_PCRE2},
@@ -995,7 +968,7 @@ static bool eval_empty(const struct lf_expr *x, struct lf_eval *ev)
 				O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
 		if (fd < 0) {
 			lf_out_flush(ev->out);
-			lf_diag_path(e->path, e->pathlen, errno);
+			lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, errno);
 			ev->status = 1;
 			return false;
 		}
@@ -1066,85 +1039,24 @@ static bool eval_access(const struct lf_expr *x, struct lf_eval *ev)
 	return faccessat(ev->entry->at_fd, ev->entry->at_name, (int)x->mask, 0) == 0;
 }
 
-/* Filesystem types by device, from /proc/self/mountinfo, read once. */
-struct fstypes {
-	size_t n;
-	struct {
-		uint64_t dev;
-		char type[32];
-	} *v;
-};
-
-static void free_fstypes(void *data)
-{
-	struct fstypes *t = data;
-	if (t) {
-		free(t->v);
-		free(t);
-	}
-}
-
-static struct fstypes *read_mountinfo(void)
-{
-	struct fstypes *t = calloc(1, sizeof(*t));
-	FILE *f = t ? fopen("/proc/self/mountinfo", "re") : NULL;
-	if (!f) {
-		return t;
-	}
-	char *line = NULL;
-	size_t cap = 0, alloc = 0;
-	while (getline(&line, &cap, f) > 0) {
-		unsigned maj, min;
-		char *sep = strstr(line, " - ");
-		if (!sep || sscanf(line, "%*u %*u %u:%u", &maj, &min) != 2) {
-			continue;
-		}
-		if (t->n == alloc) {
-			alloc = alloc ? alloc * 2 : 32;
-			void *v = realloc(t->v, alloc * sizeof(*t->v));
-			if (!v) {
-				break;
-			}
-			t->v = v;
-		}
-		t->v[t->n].dev = makedev(maj, min);
-		if (sscanf(sep + 3, "%31s", t->v[t->n].type) == 1) {
-			t->n++;
-		}
-	}
-	free(line);
-	fclose(f);
-	return t;
-}
-
 static struct lf_expr *parse_fstype(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	struct lf_expr *x = lf_parse_node(p, prim);
 	if (x) {
 		x->str = args[0];
-		x->destroy = free_fstypes;
 	}
 	return x;
 }
 
+/* -fstype: the mount table of the context, as -printf %F reads it. */
 static bool eval_fstype(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
 	if (!st) {
 		return false;
 	}
-	struct lf_expr *mx = (struct lf_expr *)x; /* the table is filled on first use */
-	if (!mx->data) {
-		mx->data = read_mountinfo();
-	}
-	struct fstypes *t = mx->data;
-	/* The last mount of a device is the visible one. */
-	for (size_t i = t ? t->n : 0; i-- > 0;) {
-		if (t->v[i].dev == st->dev) {
-			return strcmp(t->v[i].type, x->str) == 0;
-		}
-	}
-	return false;
+	const char *type = lf_mounts_type(&ev->cmd->ctx->mounts, st->dev);
+	return type && strcmp(type, x->str) == 0;
 }
 
 static struct lf_expr *parse_access(struct lf_parser *p, const struct lf_primary *prim, char **args)
@@ -1164,68 +1076,71 @@ static struct lf_expr *parse_race(struct lf_parser *p, const struct lf_primary *
 	return lf_parse_node(p, prim);
 }
 
-const struct lf_primary lf_prims_tests[] = {
-	{"-amin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
-	{"-anewer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-atime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
-	{"-cmin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
-	{"-cnewer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-ctime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
-	{"-daystart", LF_PRIM_POSITIONAL, 0, parse_daystart, lf_eval_true, false},
-	{"-empty", LF_PRIM_TEST, 0, parse_pattern, eval_empty, true},
-	{"-executable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
-	{"-fstype", LF_PRIM_TEST, 1, parse_fstype, eval_fstype, true},
-	{"-gid", LF_PRIM_TEST, 1, parse_numeric, eval_gid, LF_STAT_EVERY},
-	{"-group", LF_PRIM_TEST, 1, parse_user, eval_gid, LF_STAT_EVERY},
-	{"-ignore_readdir_race", LF_PRIM_OPTION, 0, parse_race, lf_eval_true, false},
-	{"-ilname", LF_PRIM_TEST, 1, parse_pattern, eval_lname, false},
-	{"-iname", LF_PRIM_TEST, 1, parse_pattern, eval_iname, false},
-	{"-inum", LF_PRIM_TEST, 1, parse_numeric, eval_inum, LF_STAT_EVERY},
-	{"-ipath", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
-	{"-iregex", LF_PRIM_TEST, 1, parse_regex, eval_regex, false},
-	{"-iwholename", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
-	{"-links", LF_PRIM_TEST, 1, parse_numeric, eval_links, LF_STAT_EVERY},
-	{"-lname", LF_PRIM_TEST, 1, parse_pattern, eval_lname, false},
-	{"-mmin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
-	{"-mtime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
-	{"-name", LF_PRIM_TEST, 1, parse_name, lf_eval_name, false},
-	{"-newer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-neweraa", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-neweraB", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerac", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-neweram", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerat", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerBa", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerBB", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerBc", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerBm", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerBt", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerca", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newercB", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newercc", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newercm", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerct", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newerma", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newermB", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newermc", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newermm", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-newermt", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
-	{"-noignore_readdir_race", LF_PRIM_OPTION, 0, parse_race, lf_eval_true, false},
-	{"-nogroup", LF_PRIM_TEST, 0, parse_nouser, eval_nogroup, LF_STAT_EVERY},
-	{"-nouser", LF_PRIM_TEST, 0, parse_nouser, eval_nouser, LF_STAT_EVERY},
-	{"-path", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
-	{"-perm", LF_PRIM_TEST, 1, parse_perm, eval_perm, LF_STAT_EVERY},
-	{"-readable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
-	{"-regex", LF_PRIM_TEST, 1, parse_regex, eval_regex, false},
-	{"-regextype", LF_PRIM_POSITIONAL, 1, parse_regextype, lf_eval_true, false},
-	{"-samefile", LF_PRIM_TEST, 1, parse_samefile, eval_samefile, true},
-	{"-size", LF_PRIM_TEST, 1, parse_size, eval_size, LF_STAT_EVERY},
-	{"-type", LF_PRIM_TEST, 1, parse_type, lf_eval_type, false},
-	{"-uid", LF_PRIM_TEST, 1, parse_numeric, eval_uid, LF_STAT_EVERY},
-	{"-used", LF_PRIM_TEST, 1, parse_used, eval_used, LF_STAT_EVERY},
-	{"-user", LF_PRIM_TEST, 1, parse_user, eval_uid, LF_STAT_EVERY},
-	{"-wholename", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
-	{"-writable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
-	{"-xtype", LF_PRIM_TEST, 1, parse_type, eval_xtype, true},
-	{NULL, 0, 0, NULL, NULL, false},
-};
+int lf_prims_tests_add(struct lf_ctx *ctx)
+{
+	const struct lf_primary rows[] = {
+		{"-amin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
+		{"-anewer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-atime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
+		{"-cmin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
+		{"-cnewer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-ctime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
+		{"-daystart", LF_PRIM_POSITIONAL, 0, parse_daystart, lf_eval_true, false},
+		{"-empty", LF_PRIM_TEST, 0, parse_pattern, eval_empty, true},
+		{"-executable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
+		{"-fstype", LF_PRIM_TEST, 1, parse_fstype, eval_fstype, true},
+		{"-gid", LF_PRIM_TEST, 1, parse_numeric, eval_gid, LF_STAT_EVERY},
+		{"-group", LF_PRIM_TEST, 1, parse_user, eval_gid, LF_STAT_EVERY},
+		{"-ignore_readdir_race", LF_PRIM_OPTION, 0, parse_race, lf_eval_true, false},
+		{"-ilname", LF_PRIM_TEST, 1, parse_pattern, eval_lname, false},
+		{"-iname", LF_PRIM_TEST, 1, parse_pattern, eval_iname, false},
+		{"-inum", LF_PRIM_TEST, 1, parse_numeric, eval_inum, LF_STAT_EVERY},
+		{"-ipath", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+		{"-iregex", LF_PRIM_TEST, 1, parse_regex, eval_regex, false},
+		{"-iwholename", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+		{"-links", LF_PRIM_TEST, 1, parse_numeric, eval_links, LF_STAT_EVERY},
+		{"-lname", LF_PRIM_TEST, 1, parse_pattern, eval_lname, false},
+		{"-mmin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
+		{"-mtime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
+		{"-name", LF_PRIM_TEST, 1, parse_name, lf_eval_name, false},
+		{"-newer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-neweraa", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-neweraB", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerac", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-neweram", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerat", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerBa", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerBB", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerBc", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerBm", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerBt", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerca", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newercB", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newercc", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newercm", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerct", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newerma", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newermB", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newermc", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newermm", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-newermt", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-noignore_readdir_race", LF_PRIM_OPTION, 0, parse_race, lf_eval_true, false},
+		{"-nogroup", LF_PRIM_TEST, 0, parse_simple_test, eval_nogroup, LF_STAT_EVERY},
+		{"-nouser", LF_PRIM_TEST, 0, parse_simple_test, eval_nouser, LF_STAT_EVERY},
+		{"-path", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+		{"-perm", LF_PRIM_TEST, 1, parse_perm, eval_perm, LF_STAT_EVERY},
+		{"-readable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
+		{"-regex", LF_PRIM_TEST, 1, parse_regex, eval_regex, false},
+		{"-regextype", LF_PRIM_POSITIONAL, 1, parse_regextype, lf_eval_true, false},
+		{"-samefile", LF_PRIM_TEST, 1, parse_samefile, eval_samefile, true},
+		{"-size", LF_PRIM_TEST, 1, parse_size, eval_size, LF_STAT_EVERY},
+		{"-type", LF_PRIM_TEST, 1, parse_type, lf_eval_type, false},
+		{"-uid", LF_PRIM_TEST, 1, parse_numeric, eval_uid, LF_STAT_EVERY},
+		{"-used", LF_PRIM_TEST, 1, parse_used, eval_used, LF_STAT_EVERY},
+		{"-user", LF_PRIM_TEST, 1, parse_user, eval_uid, LF_STAT_EVERY},
+		{"-wholename", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
+		{"-writable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
+		{"-xtype", LF_PRIM_TEST, 1, parse_type, eval_xtype, true},
+	};
+	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));
+}

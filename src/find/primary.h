@@ -2,8 +2,9 @@
  * primary.h: how a family of find primaries plugs into the parser.
  *
  * Each family (tests, output actions, -exec...) lives in its own file and
- * exports a table of struct lf_primary rows ending with a row whose name is
- * NULL.  The parser looks names up in every table, checks that enough
+ * registers its struct lf_primary rows in a context (ctx.h) when the
+ * context is made: the registry is the context's, not a global table.
+ * The parser looks names up in the registry, checks that enough
  * arguments follow, and calls the row's parse function, which builds the
  * node (lf_parse_node) and fills in its arguments.  Errors are reported with
  * lf_parse_error, which shows the command line with a caret under the
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 
+#include "ctx.h"
 #include "expr.h"
 
 struct lf_parser;
@@ -49,7 +51,7 @@ enum lf_stat_use {
 
 /** One row of a family's table. */
 struct lf_primary {
-	const char *name;       /**< "-name"; NULL ends a table */
+	const char *name;       /**< "-name" */
 	enum lf_prim_kind kind;
 	int nargs;              /**< arguments it takes, or LF_NARGS_VARIADIC */
 	lf_parse_fn *parse;
@@ -57,12 +59,19 @@ struct lf_primary {
 	enum lf_stat_use needs_stat;
 };
 
-/** The tables, one per family. */
-extern const struct lf_primary lf_prims_core[];   /* parse.c */
-extern const struct lf_primary lf_prims_tests[];  /* prim_tests.c */
-extern const struct lf_primary lf_prims_output[]; /* prim_output.c */
-extern const struct lf_primary lf_prims_exec[];   /* prim_exec.c */
-extern const struct lf_primary lf_prims_lua[];    /* prim_lua.c */
+/**
+ * Register a family's rows in @ctx (lf_ctx_add_primaries), one function per
+ * family: parse.c, prim_tests.c, prim_output.c, prim_exec.c (the
+ * executable adds -lua, src/cli/prim_lua.h).
+ * @return 0, or -1 with errno set (ENOMEM)
+ */
+int lf_prims_core_add(struct lf_ctx *ctx);
+int lf_prims_tests_add(struct lf_ctx *ctx);
+int lf_prims_output_add(struct lf_ctx *ctx);
+int lf_prims_exec_add(struct lf_ctx *ctx);
+
+/** The context of the command line being parsed. */
+struct lf_ctx *lf_parser_ctx(struct lf_parser *p);
 
 /**
  * A new node for @prim with its eval function, kind and name set.
@@ -89,20 +98,5 @@ void lf_parser_consume(struct lf_parser *p, int n);
  */
 void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/** Run cmd->script in the CLI's Lua state; returns the exit status. */
-int lf_cli_run_script(struct lf_cmdline *cmd);
-
-/**
- * --run NAME [ARG...] and --list-scripts: hand over to the Lua runner
- * (lua/luafind/runner.lua) with the script directories, first match wins:
- * $XDG_DATA_HOME/luafind/scripts (or ~/.local/share/...), beside the
- * executable (../share/luafind/scripts), the source tree, the install prefix.
- * Returns the exit status.
- */
-int lf_cli_run_named(struct lf_cmdline *cmd);
-
-/** Close the Lua state of -lua and --script, after the expression is freed. */
-void lf_cli_close_lua(struct lf_cmdline *cmd);
 
 #endif

@@ -11,11 +11,11 @@
 #define _GNU_SOURCE
 #include "lbind.h"
 
+#include "ctx.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <grp.h>
 #include <limits.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +26,6 @@
 
 /* Registry keys (their addresses are unique). */
 static char field_ids_key;
-static char users_key;
-static char groups_key;
 
 static const char *const field_names[LFB_F_COUNT] = {
 	[LFB_F_ENTRY] = "e",
@@ -102,31 +100,15 @@ static void push_name(lua_State *L, const struct lf_entry *e)
 	lua_pushlstring(L, name, len);
 }
 
-/* User or group name of @id, cached per Lua state; nil if it has none. */
-static void push_owner(lua_State *L, const char *key, uint32_t id)
+/* User or group name of @id, from the state's context (ctx.h); nil if it has none. */
+static void push_owner(lua_State *L, bool group, uint32_t id)
 {
-	lua_rawgetp(L, LUA_REGISTRYINDEX, key);
-	if (lua_rawgeti(L, -1, id) == LUA_TNIL) {
-		lua_pop(L, 1);
-		const char *name = NULL;
-		if (key == &users_key) {
-			const struct passwd *pw = getpwuid(id);
-			name = pw ? pw->pw_name : NULL;
-		} else {
-			const struct group *gr = getgrgid(id);
-			name = gr ? gr->gr_name : NULL;
-		}
-		if (name) {
-			lua_pushstring(L, name);
-		} else {
-			lua_pushboolean(L, 0);
-		}
-		lua_pushvalue(L, -1);
-		lua_rawseti(L, -3, id);
-	}
-	lua_remove(L, -2);
-	if (!lua_toboolean(L, -1)) {
-		lua_pop(L, 1);
+	const char *name = lf_idnames_get(&lfb_ctx(L)->ids, group, id);
+	if (name) {
+		lua_pushstring(L, name);
+	} else if (errno) {
+		luaL_error(L, "%s name of %d: %s", group ? "group" : "user", (int)id, strerror(errno));
+	} else {
 		lua_pushnil(L);
 	}
 }
@@ -145,8 +127,8 @@ static void push_stat_field(lua_State *L, const struct lf_stat *st, int id)
 	case LFB_F_PERM: lua_pushinteger(L, st->mode & 07777); break;
 	case LFB_F_UID: lua_pushinteger(L, st->uid); break;
 	case LFB_F_GID: lua_pushinteger(L, st->gid); break;
-	case LFB_F_USER: push_owner(L, &users_key, st->uid); break;
-	case LFB_F_GROUP: push_owner(L, &groups_key, st->gid); break;
+	case LFB_F_USER: push_owner(L, false, st->uid); break;
+	case LFB_F_GROUP: push_owner(L, true, st->gid); break;
 	case LFB_F_NLINK: lua_pushinteger(L, (lua_Integer)st->nlink); break;
 	case LFB_F_DEV: lua_pushinteger(L, (lua_Integer)st->dev); break;
 	case LFB_F_RDEV: lua_pushinteger(L, (lua_Integer)st->rdev); break;
@@ -557,9 +539,5 @@ void lfb_open_entry(lua_State *L)
 		lua_setfield(L, -2, field_names[id]);
 	}
 	lua_rawsetp(L, LUA_REGISTRYINDEX, &field_ids_key);
-	lua_newtable(L);
-	lua_rawsetp(L, LUA_REGISTRYINDEX, &users_key);
-	lua_newtable(L);
-	lua_rawsetp(L, LUA_REGISTRYINDEX, &groups_key);
 	lua_settop(L, mt - 1);
 }

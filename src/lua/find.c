@@ -45,6 +45,7 @@
 
 /* The front-end state of a find walker, owned by it (lw->find). */
 struct lfb_find {
+	struct lf_ctx *ctx;     /* the Lua state's (lfb_ctx) */
 	struct lf_cmdline cmd;
 	struct lf_eval ev;
 	struct lf_expr **enter; /* the nodes with an enter hook (-execdir ... +) */
@@ -77,8 +78,8 @@ void lfb_find_close(struct lfb_walk *lw)
 	if (f->has_out) {
 		fflush(stdout); /* what Lua printed so far comes first */
 		if (lf_out_close(&f->out) != 0 && !f->out_reported) {
-			lf_diag("'standard output': %s", strerror(f->out.err));
-			lf_diag("write error");
+			lf_diag(f->ctx, "'standard output': %s", strerror(f->out.err));
+			lf_diag(f->ctx, "write error");
 			f->ev.status = 1;
 		}
 	}
@@ -107,10 +108,10 @@ bool lfb_find_failed(const struct lfb_walk *lw)
  * Add the messages in @s (each "luafind: ...\n", as diag.c writes them) to
  * @b as one line: without the program name, joined with "; ".
  */
-static void add_messages(luaL_Buffer *b, const char *s, size_t len)
+static void add_messages(const struct lf_ctx *ctx, luaL_Buffer *b, const char *s, size_t len)
 {
 	char sep[64];
-	int n = snprintf(sep, sizeof(sep), "\n%s: ", lf_progname);
+	int n = snprintf(sep, sizeof(sep), "\n%s: ", ctx->progname);
 	size_t seplen = n > 0 && (size_t)n < sizeof(sep) ? (size_t)n : 0;
 	while (len > 0 && s[len - 1] == '\n') {
 		len--;
@@ -134,13 +135,13 @@ static void add_messages(luaL_Buffer *b, const char *s, size_t len)
  * Push the error of a failed parse: where find() was called, as luaL_error
  * says it, "luafind.find: " and the messages.
  */
-static void push_parse_error(lua_State *L, const char *msgs, size_t len)
+static void push_parse_error(lua_State *L, const struct lf_ctx *ctx, const char *msgs, size_t len)
 {
 	luaL_where(L, 1);
 	/* The parser knows no -lua here; say why rather than suggest -ls. */
 	static const char lua_prim[] = "unknown predicate `-lua'\n";
-	size_t pl = strlen(lf_progname);
-	if (msgs && len > pl + 2 + sizeof(lua_prim) - 1 && strncmp(msgs, lf_progname, pl) == 0 &&
+	size_t pl = strlen(ctx->progname);
+	if (msgs && len > pl + 2 + sizeof(lua_prim) - 1 && strncmp(msgs, ctx->progname, pl) == 0 &&
 	    strncmp(msgs + pl, ": ", 2) == 0 && strncmp(msgs + pl + 2, lua_prim, sizeof(lua_prim) - 1) == 0) {
 		lua_pushliteral(L, FN ": unknown predicate `-lua' (-lua is luafind(1)'s; in Lua, "
 				   "test the entry in the loop body)");
@@ -150,7 +151,7 @@ static void push_parse_error(lua_State *L, const char *msgs, size_t len)
 		luaL_Buffer b;
 		luaL_buffinit(L, &b);
 		luaL_addstring(&b, FN ": ");
-		add_messages(&b, msgs, len);
+		add_messages(ctx, &b, msgs, len);
 		luaL_pushresult(&b);
 	}
 	lua_concat(L, 2);
@@ -164,15 +165,16 @@ static void warn_error(struct lfb_walk *lw, const struct lf_entry *e)
 {
 	lf_out_flush(&lw->find->out);
 	fflush(stdout);
-	FILE *fp = lf_diag_stream();
+	struct lf_ctx *ctx = lw->find->ctx;
 	if (e->error == ELOOP && e->loop_pathlen) {
-		fprintf(fp, "%s: File system loop detected; ", lf_progname);
+		FILE *fp = lf_diag_begin(ctx);
+		fputs("File system loop detected; ", fp);
 		lf_diag_quote(fp, e->path, e->pathlen);
 		fputs(" is part of the same file system loop as ", fp);
 		lf_diag_quote(fp, e->path, e->loop_pathlen);
 		fputs(".\n", fp);
 	} else {
-		lf_diag_path(e->path, e->pathlen, e->error);
+		lf_diag_path(ctx, e->path, e->pathlen, e->error);
 	}
 }
 
@@ -204,9 +206,9 @@ static int raise_eval_error(lua_State *L, struct lfb_find *f, const struct lf_en
 	luaL_Buffer b;
 	luaL_buffinit(L, &b);
 	if (f->errlen > 0) {
-		add_messages(&b, f->errbuf, f->errlen);
+		add_messages(f->ctx, &b, f->errbuf, f->errlen);
 	} else {
-		/* The action wrote its message to stderr itself. */
+		/* A failure that said nothing of itself. */
 		luaL_addlstring(&b, e->path, e->pathlen);
 		luaL_addstring(&b, ": an action failed");
 	}
@@ -243,10 +245,10 @@ int lfb_find_step(lua_State *L, struct lfb_walk *lw)
 		f->ev.entry = e;
 		int before = f->ev.status;
 		f->ev.status = 0;
-		FILE *prev = f->errs ? lf_diag_redirect(f->errs) : NULL;
+		FILE *prev = f->errs ? lf_diag_redirect(f->ctx, f->errs) : NULL;
 		bool match = !f->cmd.expr || lf_expr_eval(f->cmd.expr, &f->ev);
 		if (f->errs) {
-			lf_diag_redirect(prev);
+			lf_diag_redirect(f->ctx, prev);
 		}
 		bool failed = f->ev.status != 0;
 		f->ev.status |= before;
@@ -492,6 +494,7 @@ static int mod_find(lua_State *L)
 		return out_of_memory(L);
 	}
 	lw->find = f;
+	f->ctx = lfb_ctx(L);
 	f->argv = calloc((size_t)nwords + 1, sizeof(*f->argv));
 	if (!f->argv) {
 		return out_of_memory(L);
@@ -503,13 +506,13 @@ static int mod_find(lua_State *L)
 	}
 
 	struct lf_diag_capture cap;
-	lf_diag_capture(&cap);
+	lf_diag_capture(f->ctx, &cap);
 	f->has_cmd = true;
-	int r = lf_parse_find(lw->roots, a.nroots, nwords, f->argv, LF_PARSE_NO_PRINT, &f->cmd);
-	lf_diag_release(&cap);
+	int r = lf_parse_find(f->ctx, lw->roots, a.nroots, nwords, f->argv, LF_PARSE_NO_PRINT, &f->cmd);
+	lf_diag_release(f->ctx, &cap);
 	f->msgs = cap.data;
 	if (r != 0) {
-		push_parse_error(L, cap.data, cap.len);
+		push_parse_error(L, f->ctx, cap.data, cap.len);
 		lfb_find_close(lw);
 		return lua_error(L);
 	}

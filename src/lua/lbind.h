@@ -128,6 +128,22 @@ enum lfb_field {
 /* Push fail, "PATH: strerror(err)", err; returns 3.  @err is a saved errno. */
 LFB_HIDDEN int lfb_fail(lua_State *L, const char *path, size_t len, int err);
 
+struct lf_ctx;
+
+/*
+ * The find library's context of this Lua state (src/find/ctx.h): lf.find's
+ * messages, -fprint files and the uid/gid names of the user and group
+ * fields.  One per state, made by luaopen_luafind_core unless a host lent
+ * its own first (lfb_lend_ctx); it lives as long as the state.
+ */
+LFB_HIDDEN struct lf_ctx *lfb_ctx(lua_State *L);
+
+/*
+ * Make @ctx the context of @L (borrowed: the caller frees it after closing
+ * @L), before luafind.core is opened in it.  Raises an error on ENOMEM.
+ */
+LFB_HIDDEN void lfb_lend_ctx(lua_State *L, struct lf_ctx *ctx);
+
 /* ---- walk.c ------------------------------------------------------------- */
 
 /* Add walk() to the module table on top (upvalue: the state at @state). */

@@ -57,6 +57,10 @@ static bool in_build_tree(void)
 
 static int init_state(lua_State *L)
 {
+	struct lf_ctx *ctx = lua_touserdata(L, 1);
+	if (ctx) {
+		lfb_lend_ctx(L, ctx);
+	}
 	/*
 	 * Walks make one short-lived string per field read: the generational
 	 * collector handles that garbage about a quarter faster.
@@ -82,7 +86,7 @@ static int init_state(lua_State *L)
 	return 0;
 }
 
-struct lua_State *lf_lua_new(void)
+struct lua_State *lf_lua_new(struct lf_ctx *ctx)
 {
 	lua_State *L = luaL_newstate();
 	if (!L) {
@@ -90,7 +94,8 @@ struct lua_State *lf_lua_new(void)
 		return NULL;
 	}
 	lua_pushcfunction(L, init_state);
-	if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+	lua_pushlightuserdata(L, ctx);
+	if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
 		lua_close(L);
 		errno = ENOMEM;
 		return NULL;

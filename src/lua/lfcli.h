@@ -4,7 +4,7 @@
  *
  * Usage by the CLI:
  *
- *	lua_State *L = lf_lua_new();
+ *	lua_State *L = lf_lua_new(ctx);
  *	char err[512];
  *	struct lf_lua_pred *p = lf_lua_pred_compile(L, "size > 1*MiB", err, sizeof(err));
  *	if (!p)
@@ -38,10 +38,14 @@ struct lua_State;
  * (${datadir}/lua/5.4 for the configured prefix).  The collector runs in
  * generational mode, which suits the many short-lived strings of a walk.
  *
+ * @param ctx the find library's context (ctx.h) that lf.find and the entry
+ *            fields use in this state, lent: free it after lua_close(); or
+ *            NULL for one of the state's own
  * @return the state (close it with lua_close()), or NULL with errno set
  *         (ENOMEM)
  */
-struct lua_State *lf_lua_new(void);
+struct lf_ctx;
+struct lua_State *lf_lua_new(struct lf_ctx *ctx);
 
 /**
  * Run the script @file ("-" for standard input) as lua.c does: the global

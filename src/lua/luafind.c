@@ -11,6 +11,8 @@
 #include "lbind.h"
 #include "luafind.h"
 
+#include "ctx.h"
+
 #include <fcntl.h>
 #include <errno.h>
 #include <string.h>
@@ -47,6 +49,63 @@ static int mod_link(lua_State *L)
 }
 
 /* luafind.stats(): the counters of every walk of this module instance. */
+/* The registry key of the context box; its address is the key. */
+static const char ctx_key = 0;
+
+/* The context of a state, owned (freed with the state) or lent by a host. */
+struct ctx_box {
+	struct lf_ctx *ctx;
+	bool owned;
+};
+
+static int ctx_box_gc(lua_State *L)
+{
+	struct ctx_box *box = lua_touserdata(L, 1);
+	if (box->owned) {
+		lf_ctx_free(box->ctx);
+	}
+	box->ctx = NULL;
+	return 0;
+}
+
+/* Set the box of @L to @ctx; a new owned context if @ctx is NULL. */
+static void set_ctx(lua_State *L, struct lf_ctx *ctx)
+{
+	struct ctx_box *box = lua_newuserdatauv(L, sizeof(*box), 0);
+	box->ctx = NULL;
+	box->owned = false;
+	lua_createtable(L, 0, 1);
+	lua_pushcfunction(L, ctx_box_gc);
+	lua_setfield(L, -2, "__gc");
+	lua_setmetatable(L, -2);
+	if (!ctx) {
+		ctx = lf_ctx_new();
+		if (!ctx) {
+			luaL_error(L, "luafind: %s", strerror(errno));
+		}
+		box->owned = true;
+	}
+	box->ctx = ctx;
+	lua_rawsetp(L, LUA_REGISTRYINDEX, &ctx_key);
+}
+
+struct lf_ctx *lfb_ctx(lua_State *L)
+{
+	lua_rawgetp(L, LUA_REGISTRYINDEX, &ctx_key);
+	struct ctx_box *box = lua_touserdata(L, -1);
+	lua_pop(L, 1);
+	if (!box || !box->ctx) {
+		set_ctx(L, NULL);
+		return lfb_ctx(L);
+	}
+	return box->ctx;
+}
+
+void lfb_lend_ctx(lua_State *L, struct lf_ctx *ctx)
+{
+	set_ctx(L, ctx);
+}
+
 static int mod_stats(lua_State *L)
 {
 	const struct lfb_state *st = lua_touserdata(L, lua_upvalueindex(1));
@@ -60,6 +119,8 @@ static int mod_stats(lua_State *L)
 __attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
 {
 	luaL_checkversion(L);
+	/* Before any walker, so that it is finalized after them all. */
+	lfb_ctx(L);
 	lfb_open_entry(L);
 
 	lua_newtable(L); /* the module */

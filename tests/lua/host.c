@@ -20,7 +20,7 @@
 
 int main(int argc, char **argv)
 {
-	lua_State *L = lf_lua_new();
+	lua_State *L = lf_lua_new(NULL);
 	if (!L) {
 		perror("host: lf_lua_new");
 		return 1;

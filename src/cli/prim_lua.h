@@ -1,0 +1,33 @@
+/**
+ * prim_lua.h: the executable's Lua parts: the -lua primary, --script and
+ * --run, over one Lua state that they share (cmd->lua).
+ */
+#ifndef LF_PRIM_LUA_H
+#define LF_PRIM_LUA_H
+
+#include "ctx.h"
+#include "parse.h"
+
+/**
+ * Register -lua in @ctx, for lf_parse() (a build without Lua registers
+ * nothing).
+ * @return 0, or -1 with errno set (ENOMEM)
+ */
+int lf_prims_lua_add(struct lf_ctx *ctx);
+
+/** Run cmd->script in the CLI's Lua state; returns the exit status. */
+int lf_cli_run_script(struct lf_cmdline *cmd);
+
+/**
+ * --run NAME [ARG...] and --list-scripts: hand over to the Lua runner
+ * (lua/luafind/runner.lua) with the script directories, first match wins:
+ * $XDG_DATA_HOME/luafind/scripts (or ~/.local/share/...), beside the
+ * executable (../share/luafind/scripts), the source tree, the install prefix.
+ * Returns the exit status.
+ */
+int lf_cli_run_named(struct lf_cmdline *cmd);
+
+/** Close the Lua state of -lua and --script, after the expression is freed. */
+void lf_cli_close_lua(struct lf_cmdline *cmd);
+
+#endif

@@ -1,0 +1,84 @@
+/**
+ * ctx.h: the context of the find library: everything a run of find
+ * expressions keeps besides the expression itself.
+ *
+ * Nothing in the library is process-global: the program name of messages,
+ * where messages go, the uid/gid name cache, the mount table, the user's
+ * locale for -printf and -ls, the -ls column widths, the files that -fprint
+ * and its kin write (shared by every expression of the context that names
+ * the same file) and the registry of primaries all live here.  A host keeps
+ * one context per thread, or per Lua state (the binding does); expressions
+ * parsed with a context must be freed before it.  A context is used by one
+ * thread at a time.
+ */
+#ifndef LF_CTX_H
+#define LF_CTX_H
+
+#include <locale.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "idnames.h"
+#include "mounts.h"
+
+struct lf_primary;
+struct lf_sink;
+
+/** The -ls columns, widened as entries need (GNU keeps them per run). */
+enum lf_ls_column {
+	LF_LS_INODE,
+	LF_LS_BLOCKS,
+	LF_LS_NLINK,
+	LF_LS_OWNER,
+	LF_LS_GROUP,
+	LF_LS_MAJOR,
+	LF_LS_MINOR,
+	LF_LS_SIZE,
+	LF_LS_NCOLUMNS,
+};
+
+struct lf_ctx {
+	const char *progname;  /**< prefix of messages ("luafind"), borrowed */
+	FILE *diag;            /**< where messages go; NULL: stderr */
+	struct lf_idnames ids; /**< user and group names */
+	struct lf_mounts mounts;
+	locale_t user_locale;  /**< the user's locale for -printf, -ls (or 0) */
+	bool settings_ready;   /**< user_locale, ls_now, ls_block_size are set */
+	time_t ls_now;         /**< the time -ls compares dates with */
+	int ls_block_size;     /**< 1024, or 512 under POSIXLY_CORRECT */
+	int ls_width[LF_LS_NCOLUMNS];
+	struct lf_sink *sinks; /**< open -fprint files */
+	bool sigchld_reset;    /**< -exec set SIGCHLD to its default */
+	struct lf_primary *prims; /**< the registry: built-in rows, then added ones */
+	size_t nprims, nbuiltin, capprims;
+};
+
+/**
+ * A new context with the built-in primaries registered, messages on stderr
+ * prefixed with "luafind".
+ * @return the context, or NULL with errno set (ENOMEM)
+ */
+struct lf_ctx *lf_ctx_new(void);
+
+/** Free @ctx (NULL is fine), after every expression parsed with it. */
+void lf_ctx_free(struct lf_ctx *ctx);
+
+/**
+ * Register @n primaries (primary.h) after those already known, for
+ * lf_parse() to look names up in (lf_parse_find() sees the built-in ones
+ * only).  The rows are copied; their strings and functions must outlive
+ * the context.  A name already registered is not added again.
+ * @return 0, or -1 with errno set (ENOMEM)
+ */
+int lf_ctx_add_primaries(struct lf_ctx *ctx, const struct lf_primary *rows, size_t n);
+
+/**
+ * Set the user's locale, -ls's "now" and block size on first use (GNU
+ * reads them at start-up; a context reads them when an action first needs
+ * them).
+ */
+void lf_ctx_settings(struct lf_ctx *ctx);
+
+#endif
