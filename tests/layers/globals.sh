@@ -1,0 +1,29 @@
+#!/bin/sh
+# globals.sh: below the executable nothing keeps writable global state: nm of
+# the find library lists no b/B/d/D symbol, and the core none but its
+# atomic one-time probe (statx_missing, stat.c).
+#
+#	globals.sh LIBLF_FIND LIBLF_CORE
+set -u
+find_lib=${1:?usage: globals.sh LIBLF_FIND LIBLF_CORE}
+core_lib=${2:?}
+command -v nm >/dev/null 2>&1 || { echo "skipped: no nm"; exit 77; }
+failed=0
+bad=$(nm -A "$find_lib" | grep ' [bBdD] ')
+if [ -n "$bad" ]; then
+	echo "FAIL: writable symbols in the find library:"
+	echo "$bad"
+	failed=$((failed + 1))
+else
+	echo "ok: the find library has no writable global or static symbol"
+fi
+bad=$(nm -A "$core_lib" | grep ' [bBdD] ' | grep -v ':stat\.c\.o:[0-9a-f]* b statx_missing$')
+if [ -n "$bad" ]; then
+	echo "FAIL: writable symbols in the core:"
+	echo "$bad"
+	failed=$((failed + 1))
+else
+	echo "ok: the core has no writable global or static symbol but its one-time probe"
+fi
+echo "$((2 - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
