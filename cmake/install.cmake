@@ -5,7 +5,8 @@
 #   luafind_shared  lib/libluafind.so   the same, exporting only the API of
 #                                       luafind.h (cmake/libluafind.map); Lua
 #                                       symbols are left to the host
-#   include/luafind/{luafind,walk,stat}.h       #include <luafind.h>
+#   include/luafind/{luafind,walk,stat,query,error}.h
+#                                               #include <luafind/luafind.h>
 #   ${LUAFIND_INSTALL_CMODDIR}/luafind/core.so  require "luafind.core"
 #   ${LUAFIND_INSTALL_LMODDIR}/luafind/*.lua    require "luafind"
 #   ${libdir}/pkgconfig/luafind.pc              written at install time with
@@ -24,8 +25,8 @@ add_library(luafind_static STATIC $<TARGET_OBJECTS:lf_core> $<TARGET_OBJECTS:lf_
 add_library(luafind_shared SHARED $<TARGET_OBJECTS:lf_core> $<TARGET_OBJECTS:lf_lua>)
 foreach(t ${_lf_libs})
   target_include_directories(${t} INTERFACE
-    $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src/core>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/luafind>)
+    $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   # The host provides Lua: libluafind calls it but never links it.
   target_link_libraries(${t} INTERFACE
     $<BUILD_INTERFACE:PkgConfig::LUA> $<INSTALL_INTERFACE:luafind::lua>)
@@ -49,12 +50,17 @@ set_target_properties(luafind_static PROPERTIES EXPORT_NAME luafind_static)
 install(TARGETS ${_lf_libs} EXPORT luafindTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/luafind)
-install(FILES
-  ${PROJECT_SOURCE_DIR}/src/core/luafind.h
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The public headers, each from its layer's folder, as <luafind/NAME.h>:
+# copied into the build tree too, so that tests include them as hosts do.
+set(LUAFIND_PUBLIC_HEADERS
+  ${PROJECT_SOURCE_DIR}/src/lua/luafind.h
   ${PROJECT_SOURCE_DIR}/src/core/walk.h
   ${PROJECT_SOURCE_DIR}/src/core/stat.h
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/luafind)
+  ${PROJECT_SOURCE_DIR}/src/find/query.h
+  ${PROJECT_SOURCE_DIR}/src/find/error.h)
+file(COPY ${LUAFIND_PUBLIC_HEADERS} DESTINATION ${PROJECT_BINARY_DIR}/include/luafind)
+install(FILES ${LUAFIND_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/luafind)
 
 # The Lua module for stock lua5.4 (see lua.cmake for the directories).
 install(TARGETS luafind_core LIBRARY DESTINATION ${LUAFIND_INSTALL_CMODDIR}/luafind)

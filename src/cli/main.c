@@ -33,6 +33,7 @@
 #include "output.h"
 #include "parse.h"
 #include "prim_lua.h"
+#include "run.h"
 #include "walk.h"
 
 #include <errno.h>
@@ -108,17 +109,39 @@ static void usage(const struct lf_ctx *ctx)
 	       ctx->progname, ctx->progname, ctx->progname);
 }
 
-static void report_error(struct lf_ctx *ctx, const struct lf_entry *e)
+/* The command line, for the reporter to show under a usage error. */
+struct cli_reporter {
+	struct lf_ctx *ctx;
+	int argc;
+	char **argv;
+};
+
+/*
+ * Errors as find prints them: "luafind: MESSAGE"; a usage error about an
+ * argument is followed by the arguments with a caret under that one.
+ */
+static void cli_report(void *arg, const struct lf_error *err)
 {
-	if (e->error == ELOOP && e->loop_pathlen) {
-		fprintf(stderr, "%s: File system loop detected; ", ctx->progname);
-		lf_diag_quote(stderr, e->path, e->pathlen);
-		fputs(" is part of the same file system loop as ", stderr);
-		lf_diag_quote(stderr, e->path, e->loop_pathlen);
-		fputs(".\n", stderr);
-	} else {
-		lf_diag_path(ctx, e->path, e->pathlen, e->error);
+	const struct cli_reporter *r = arg;
+	lf_diag_print(r->ctx, stderr, err);
+	if ((err->kind != LF_ERROR_USAGE && err->kind != LF_ERROR_UNKNOWN_PRIMARY) || err->argi < 1 ||
+	    err->argi >= r->argc) {
+		return;
 	}
+	int col = fprintf(stderr, "%s:  ", r->ctx->progname);
+	int caret = 0, width = 0;
+	for (int i = 1; i < r->argc; i++) {
+		if (i == err->argi) {
+			caret = col + (i > 1);
+			width = (int)strlen(r->argv[i]);
+		}
+		col += fprintf(stderr, "%s%s", i > 1 ? " " : "", r->argv[i]);
+	}
+	fprintf(stderr, "\n%*s", caret, "");
+	for (int i = 0; i < (width ? width : 1); i++) {
+		fputc(i ? '~' : '^', stderr);
+	}
+	fputc('\n', stderr);
 }
 
 static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, uint64_t entries)
@@ -131,209 +154,6 @@ static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, u
 		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead);
 }
 
-/*
- * -delete never touches /, whatever path leads there ("/", "//", "/tmp/.."),
- * like rm's --preserve-root.  A symbolic link to / is only a link: lstat.
- */
-static int refuse_root_dir(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
-{
-	const struct lf_ctx *ctx = cmd->ctx;
-	struct stat slash, st;
-	if (!cmd->delete || stat("/", &slash) != 0) {
-		return 0;
-	}
-	for (size_t i = 0; i < nroots; i++) {
-		if (lstat(roots[i], &st) == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino) {
-			fprintf(stderr, "%s: refusing to delete ", ctx->progname);
-			lf_diag_quote(stderr, roots[i], strlen(roots[i]));
-			fputs(": it is the root directory /\n", stderr);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* What one run keeps across its walks (one per -files0-from name). */
-struct run_state {
-	struct lf_cmdline *cmd;
-	struct lf_eval ev;
-	struct lf_expr **enter;
-	size_t nenter;
-	uint64_t entries;
-	struct lf_counters total;
-};
-
-/*
- * Walk @roots, evaluating the expression for every entry.
- *
- * @return 0 to go on with more roots, -1 when the run must stop (-quit, a
- *         fatal error, a failed write, the walker failing)
- */
-static int walk_roots(struct run_state *rs, const char *const *roots, size_t nroots)
-{
-	struct lf_cmdline *cmd = rs->cmd;
-	struct lf_ctx *ctx = cmd->ctx;
-	struct lf_eval *ev = &rs->ev;
-	if (refuse_root_dir(cmd, roots, nroots) != 0) {
-		ev->status = 1;
-		return -1;
-	}
-	struct lf_walk_opts opts = cmd->opts;
-	opts.roots = roots;
-	opts.nroots = nroots;
-	struct lf_walk *w = lf_walk_open(&opts);
-	if (!w) {
-		lf_diag(ctx, "%s", strerror(errno));
-		ev->status = 1;
-		return -1;
-	}
-	ev->walk = w;
-	struct lf_entry *e;
-	int r;
-	while ((r = lf_walk_next(w, &e)) > 0) {
-		rs->entries++;
-		ev->seq = rs->entries;
-		ev->entry = e;
-		for (size_t i = 0; i < rs->nenter; i++) {
-			rs->enter[i]->enter(rs->enter[i], ev);
-		}
-		if (e->visit == LF_VISIT_ERROR) {
-			if (e->error == ENOENT && cmd->ignore_race && e->depth > 0) {
-				continue;
-			}
-			lf_out_flush(ev->out);
-			report_error(ctx, e);
-			ev->status = 1;
-			continue;
-		}
-		ev->entry = e;
-		lf_expr_eval(cmd->expr, ev);
-		if (ev->quit || ev->stop || ev->out->err) {
-			break;
-		}
-	}
-	if (r < 0) {
-		lf_diag(ctx, "%s", strerror(errno));
-		ev->status = 1;
-	}
-	lf_counters_add(&rs->total, lf_walk_counters(w));
-	lf_walk_close(w);
-	ev->walk = NULL;
-	ev->entry = NULL;
-	return r < 0 || ev->quit || ev->stop || ev->out->err ? -1 : 0;
-}
-
-/* "find: MESSAGE 'NAME'..." with NAME quoted as find quotes file names. */
-static void diag_named(const struct lf_ctx *ctx, const char *before, const char *name, const char *after, int err)
-{
-	fprintf(stderr, "%s: %s", ctx->progname, before);
-	lf_diag_quote(stderr, name, strlen(name));
-	fputs(after, stderr);
-	if (err) {
-		fprintf(stderr, ": %s", strerror(err));
-	}
-	fputc('\n', stderr);
-}
-
-/*
- * Open -files0-from's FILE ("-": stdin) with GNU find 4.9's checks, in its
- * order: no paths on the command line, and stdin not shared with -ok/-okdir.
- * Sets *@label to the name messages give it.
- *
- * @return the stream, or NULL after the message
- */
-static FILE *files0_open(const struct lf_cmdline *cmd, const char **label)
-{
-	struct lf_ctx *ctx = cmd->ctx;
-	if (cmd->first_path) {
-		diag_named(ctx, "extra operand ", cmd->first_path, "", 0);
-		lf_diag(ctx, "file operands cannot be combined with -files0-from");
-		return NULL;
-	}
-	if (strcmp(cmd->files0_from, "-") == 0) {
-		*label = "(standard input)";
-		if (cmd->ok_stdin) {
-			/* GNU's message ends with an empty line: "%s\n" through error(). */
-			lf_diag(ctx, "option -files0-from reading from standard input cannot be combined with -ok, "
-				"-okdir\n");
-			return NULL;
-		}
-		return stdin;
-	}
-	*label = cmd->files0_from;
-	FILE *fp = fopen(cmd->files0_from, "re");
-	if (!fp) {
-		diag_named(ctx, "cannot open ", cmd->files0_from, " for reading", errno);
-		return NULL;
-	}
-	/* /dev/stdin, or FILE given as stdin too ("< FILE"), is stdin again. */
-	struct stat a, b;
-	if (cmd->ok_stdin && fstat(fileno(fp), &a) == 0 && fstat(STDIN_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino) {
-		diag_named(ctx, "option -files0-from: standard input must not refer to the same file when combined "
-			   "with -ok, -okdir: ",
-			   cmd->files0_from, "\n", 0);
-		fclose(fp);
-		return NULL;
-	}
-	return fp;
-}
-
-/*
- * -files0-from: walk each NUL-separated name as it is read, as GNU find does
- * (a name is walked before the next is read).  An empty name is an error
- * that skips it; a read error ends the list.
- */
-static void run_files0(struct run_state *rs)
-{
-	struct lf_ctx *ctx = rs->cmd->ctx;
-	struct lf_eval *ev = &rs->ev;
-	const char *label;
-	FILE *fp = files0_open(rs->cmd, &label);
-	if (!fp) {
-		ev->status = 1;
-		return;
-	}
-	char *name = NULL;
-	size_t cap = 0;
-	unsigned long n = 0;
-	bool ok = true;
-	ssize_t len;
-	while ((len = getdelim(&name, &cap, '\0', fp)) >= 0) {
-		n++;
-		if (len > 0 && name[len - 1] == '\0') {
-			len--;
-		}
-		if (len == 0) {
-			lf_out_flush(ev->out);
-			fprintf(stderr, "%s: ", ctx->progname);
-			lf_diag_quote(stderr, label, strlen(label));
-			fprintf(stderr, ":%lu: invalid zero-length file name\n", n);
-			ev->status = 1;
-			ok = false;
-			continue;
-		}
-		const char *roots[] = {name};
-		if (walk_roots(rs, roots, 1) != 0) {
-			ok = false;
-			break;
-		}
-	}
-	if (len < 0 && ferror(fp)) {
-		int err = errno;
-		lf_out_flush(ev->out);
-		diag_named(ctx, "", label, ": read error", err);
-		ev->status = 1;
-		ok = false;
-	}
-	free(name);
-	int closed = fp == stdin ? 0 : fclose(fp);
-	if (ok && closed != 0) {
-		diag_named(ctx, "error reading ", label, "", 0);
-		ev->status = 1;
-	}
-}
-
 static int run(struct lf_cmdline *cmd)
 {
 	struct lf_ctx *ctx = cmd->ctx;
@@ -342,28 +162,24 @@ static int run(struct lf_cmdline *cmd)
 		lf_diag(ctx, "%s", strerror(errno));
 		return 1;
 	}
-	struct run_state rs = {.cmd = cmd, .ev = {.out = &out, .cmd = cmd}};
-	rs.enter = lf_expr_enter_list(cmd->expr, &rs.nenter);
-	if (cmd->files0_from) {
-		run_files0(&rs);
-	} else {
-		walk_roots(&rs, cmd->roots, cmd->nroots);
+	struct lf_run r;
+	if (lf_run_init(&r, cmd, &out) != 0) {
+		lf_diag(ctx, "%s", strerror(errno));
+		lf_out_close(&out);
+		return 1;
 	}
-	free(rs.enter);
-	/* Pending -exec ... + batches run even after -quit, as in find. */
-	if (!rs.ev.stop) {
-		lf_expr_finish(cmd->expr, &rs.ev);
-	}
+	int status = lf_run_roots(&r, NULL, 0);
+	lf_run_free(&r);
 	if (cmd->stats) {
-		print_stats(ctx, &rs.total, rs.entries);
+		print_stats(ctx, &r.total, r.entries);
 	}
 	if (lf_out_close(&out) != 0) {
 		/* GNU find's two lines; we also stop at the first failed write. */
 		lf_diag(ctx, "'standard output': %s", strerror(out.err));
 		lf_diag(ctx, "write error");
-		rs.ev.status = 1;
+		status = 1;
 	}
-	return rs.ev.status;
+	return status;
 }
 
 /*
@@ -392,6 +208,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	set_progname(ctx, argv[0]);
+	struct cli_reporter reporter = {ctx, argc, argv};
+	lf_ctx_set_reporter(ctx, cli_report, &reporter, NULL, NULL);
 	struct lf_cmdline cmd;
 	int status = 0;
 	if (lf_parse(ctx, argc, argv, &cmd) != 0) {

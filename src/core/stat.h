@@ -12,6 +12,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+/*
+ * C99 without POSIX feature macros (-std=c99) has no struct timespec in
+ * <time.h>; glibc's <sched.h> declares it whatever the macros say.
+ */
+#include <sched.h>
 
 /** Stat data, independent of the kernel structure that produced it. */
 struct lf_stat {

@@ -34,7 +34,7 @@ int lf_ctx_add_primaries(struct lf_ctx *ctx, const struct lf_primary *rows, size
 	return 0;
 }
 
-struct lf_ctx *lf_ctx_new(void)
+LF_PUBLIC struct lf_ctx *lf_ctx_new(void)
 {
 	struct lf_ctx *ctx = calloc(1, sizeof(*ctx));
 	if (!ctx) {
@@ -57,6 +57,19 @@ struct lf_ctx *lf_ctx_new(void)
 	return ctx;
 }
 
+LF_PUBLIC void lf_ctx_set_reporter(struct lf_ctx *ctx, lf_report_fn *fn, void *arg, lf_report_fn **prev_fn,
+				   void **prev_arg)
+{
+	if (prev_fn) {
+		*prev_fn = ctx->report;
+	}
+	if (prev_arg) {
+		*prev_arg = ctx->report_arg;
+	}
+	ctx->report = fn;
+	ctx->report_arg = arg;
+}
+
 void lf_ctx_settings(struct lf_ctx *ctx)
 {
 	if (ctx->settings_ready) {
@@ -69,7 +82,7 @@ void lf_ctx_settings(struct lf_ctx *ctx)
 	ctx->ls_block_size = getenv("POSIXLY_CORRECT") ? 512 : 1024;
 }
 
-void lf_ctx_free(struct lf_ctx *ctx)
+LF_PUBLIC void lf_ctx_free(struct lf_ctx *ctx)
 {
 	if (!ctx) {
 		return;
@@ -79,6 +92,10 @@ void lf_ctx_free(struct lf_ctx *ctx)
 	if (ctx->user_locale) {
 		freelocale(ctx->user_locale);
 	}
+	if (ctx->msg) {
+		fclose(ctx->msg);
+	}
+	free(ctx->msgbuf);
 	free(ctx->prims);
 	free(ctx);
 }

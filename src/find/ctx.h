@@ -9,7 +9,7 @@
  * the same file) and the registry of primaries all live here.  A host keeps
  * one context per thread, or per Lua state (the binding does); expressions
  * parsed with a context must be freed before it.  A context is used by one
- * thread at a time.
+ * thread at a time.  Hosts see it through query.h, opaque.
  */
 #ifndef LF_CTX_H
 #define LF_CTX_H
@@ -20,8 +20,10 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "error.h"
 #include "idnames.h"
 #include "mounts.h"
+#include "query.h" /* lf_ctx_new, lf_ctx_free, lf_ctx_set_reporter: the public part */
 
 struct lf_primary;
 struct lf_sink;
@@ -41,7 +43,12 @@ enum lf_ls_column {
 
 struct lf_ctx {
 	const char *progname;  /**< prefix of messages ("luafind"), borrowed */
-	FILE *diag;            /**< where messages go; NULL: stderr */
+	lf_report_fn *report;  /**< where errors go (error.h); NULL: printed on stderr */
+	void *report_arg;
+	const char *parsing;   /**< the primary being parsed, for struct lf_error */
+	FILE *msg;             /**< the message being built (lf_diag_begin) */
+	char *msgbuf;
+	size_t msglen;
 	struct lf_idnames ids; /**< user and group names */
 	struct lf_mounts mounts;
 	locale_t user_locale;  /**< the user's locale for -printf, -ls (or 0) */
@@ -54,16 +61,6 @@ struct lf_ctx {
 	struct lf_primary *prims; /**< the registry: built-in rows, then added ones */
 	size_t nprims, nbuiltin, capprims;
 };
-
-/**
- * A new context with the built-in primaries registered, messages on stderr
- * prefixed with "luafind".
- * @return the context, or NULL with errno set (ENOMEM)
- */
-struct lf_ctx *lf_ctx_new(void);
-
-/** Free @ctx (NULL is fine), after every expression parsed with it. */
-void lf_ctx_free(struct lf_ctx *ctx);
 
 /**
  * Register @n primaries (primary.h) after those already known, for

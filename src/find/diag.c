@@ -1,53 +1,14 @@
 /*
- * diag.c: error and warning messages.  File names are quoted so that a name
- * holding a newline or an escape sequence cannot forge or hide output.
- * Messages go to the context's stream: stderr, or the buffer of a capture
- * (open_memstream).
+ * diag.c: error values and their messages.  File names are quoted so that a
+ * name holding a newline or an escape sequence cannot forge or hide output.
  */
+#define _GNU_SOURCE
 #include "diag.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-FILE *lf_diag_stream(const struct lf_ctx *ctx)
-{
-	return ctx->diag ? ctx->diag : stderr;
-}
-
-FILE *lf_diag_redirect(struct lf_ctx *ctx, FILE *fp)
-{
-	FILE *prev = ctx->diag;
-	ctx->diag = fp;
-	return prev;
-}
-
-int lf_diag_capture(struct lf_ctx *ctx, struct lf_diag_capture *c)
-{
-	c->data = NULL;
-	c->len = 0;
-	c->prev = ctx->diag;
-	c->fp = open_memstream(&c->data, &c->len);
-	if (!c->fp) {
-		return -1;
-	}
-	ctx->diag = c->fp;
-	return 0;
-}
-
-void lf_diag_release(struct lf_ctx *ctx, struct lf_diag_capture *c)
-{
-	if (c->fp) {
-		/* fclose leaves the final buffer and size in c->data, c->len. */
-		if (fclose(c->fp) != 0) {
-			free(c->data);
-			c->data = NULL;
-			c->len = 0;
-		}
-		c->fp = NULL;
-		ctx->diag = c->prev;
-	}
-}
 
 void lf_diag_quote(FILE *fp, const char *s, size_t len)
 {
@@ -91,37 +52,163 @@ char *lf_diag_quoted(const char *s)
 	return buf;
 }
 
+void lf_diag_print(const struct lf_ctx *ctx, FILE *fp, const struct lf_error *err)
+{
+	fprintf(fp, "%s: %s", ctx->progname, err->kind == LF_ERROR_WARNING ? "warning: " : "");
+	fwrite(err->message, 1, err->length, fp);
+	fputc('\n', fp);
+}
+
+void lf_diag_report(struct lf_ctx *ctx, const struct lf_error *err)
+{
+	int saved = errno;
+	struct lf_error e = *err;
+	if (!e.primary && ctx->parsing && e.kind != LF_ERROR_WARNING && e.kind != LF_ERROR_NOTE) {
+		e.primary = ctx->parsing;
+	}
+	if (ctx->report) {
+		ctx->report(ctx->report_arg, &e);
+	} else {
+		lf_diag_print(ctx, stderr, &e);
+	}
+	errno = saved;
+}
+
+/* Report @message; on ENOMEM (NULL) at least say that. */
+static void report_text(struct lf_ctx *ctx, enum lf_error_kind kind, const char *message, size_t length,
+			const char *path, size_t pathlen, int errnum)
+{
+	struct lf_error e = {
+		.kind = kind,
+		.message = message ? message : strerror(ENOMEM),
+		.length = message ? length : strlen(strerror(ENOMEM)),
+		.path = path,
+		.pathlen = pathlen,
+		.errnum = message ? errnum : ENOMEM,
+		.argi = -1,
+	};
+	lf_diag_report(ctx, &e);
+}
+
 FILE *lf_diag_begin(struct lf_ctx *ctx)
 {
-	FILE *fp = lf_diag_stream(ctx);
-	fprintf(fp, "%s: ", ctx->progname);
-	return fp;
+	free(ctx->msgbuf);
+	ctx->msgbuf = NULL;
+	ctx->msglen = 0;
+	ctx->msg = open_memstream(&ctx->msgbuf, &ctx->msglen);
+	/* Out of memory: the text goes nowhere, lf_diag_end says ENOMEM. */
+	return ctx->msg ? ctx->msg : fopen("/dev/null", "we");
+}
+
+void lf_diag_end(struct lf_ctx *ctx, enum lf_error_kind kind, const char *path, size_t pathlen, int errnum)
+{
+	bool ok = ctx->msg && fclose(ctx->msg) == 0;
+	ctx->msg = NULL;
+	report_text(ctx, kind, ok ? ctx->msgbuf : NULL, ctx->msglen, path, pathlen, errnum);
+	free(ctx->msgbuf);
+	ctx->msgbuf = NULL;
 }
 
 void lf_diag_path(struct lf_ctx *ctx, const char *path, size_t len, int err)
 {
 	FILE *fp = lf_diag_begin(ctx);
 	lf_diag_quote(fp, path, len);
-	fprintf(fp, ": %s\n", strerror(err));
+	fprintf(fp, ": %s", strerror(err));
+	lf_diag_end(ctx, LF_ERROR_FILE, path, len, err);
+}
+
+static void vdiag(struct lf_ctx *ctx, enum lf_error_kind kind, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	int n = vasprintf(&msg, fmt, ap);
+	if (n < 0) {
+		msg = NULL;
+	}
+	report_text(ctx, kind, msg, n < 0 ? 0 : (size_t)n, NULL, 0, 0);
+	free(msg);
+}
+
+void lf_diag_kind(struct lf_ctx *ctx, enum lf_error_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vdiag(ctx, kind, fmt, ap);
+	va_end(ap);
 }
 
 void lf_diag(struct lf_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
-	FILE *fp = lf_diag_begin(ctx);
 	va_start(ap, fmt);
-	vfprintf(fp, fmt, ap);
-	fputc('\n', fp);
+	vdiag(ctx, LF_ERROR_USAGE, fmt, ap);
 	va_end(ap);
 }
 
 void lf_diag_warn(struct lf_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
-	FILE *fp = lf_diag_begin(ctx);
 	va_start(ap, fmt);
-	fputs("warning: ", fp);
-	vfprintf(fp, fmt, ap);
-	fputc('\n', fp);
+	vdiag(ctx, LF_ERROR_WARNING, fmt, ap);
 	va_end(ap);
+}
+
+/* ---- collecting --------------------------------------------------------- */
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static void collect(void *arg, const struct lf_error *err)
+{
+	struct lf_error_list *list = arg;
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? 2 * list->cap : 4;
+		struct lf_error *v = realloc(list->v, cap * sizeof(*v));
+		if (!v) {
+			list->overflow = true;
+			return;
+		}
+		list->v = v;
+		list->cap = cap;
+	}
+	struct lf_error copy = *err;
+	copy.message = dup_n(err->message, err->length);
+	copy.path = err->path ? dup_n(err->path, err->pathlen) : NULL;
+	copy.primary = err->primary ? strdup(err->primary) : NULL;
+	if (!copy.message || (err->path && !copy.path) || (err->primary && !copy.primary)) {
+		free((char *)copy.message);
+		free((char *)copy.path);
+		free((char *)copy.primary);
+		list->overflow = true;
+		return;
+	}
+	list->v[list->n++] = copy;
+}
+
+void lf_diag_collect(struct lf_ctx *ctx, struct lf_diag_collector *c, struct lf_error_list *list)
+{
+	c->list = list;
+	lf_ctx_set_reporter(ctx, collect, list, &c->prev_fn, &c->prev_arg);
+}
+
+void lf_diag_uncollect(struct lf_ctx *ctx, struct lf_diag_collector *c)
+{
+	lf_ctx_set_reporter(ctx, c->prev_fn, c->prev_arg, NULL, NULL);
+}
+
+void lf_error_list_free(struct lf_error_list *list)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		free((char *)list->v[i].message);
+		free((char *)list->v[i].path);
+		free((char *)list->v[i].primary);
+	}
+	free(list->v);
+	*list = (struct lf_error_list){0};
 }

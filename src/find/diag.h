@@ -1,20 +1,22 @@
 /**
- * diag.h: messages in find's form ("luafind: 'path': reason").
+ * diag.h: how the find library reports problems: as error values (error.h)
+ * handed to the context's reporter, with messages worded as GNU find's
+ * ("'path': reason").
  *
- * Messages go where the context says (ctx.h: stderr unless a host sends
- * them elsewhere), prefixed with the context's program name.  A caller
- * below the command line (the Lua binding's luafind.find) captures them
- * into a buffer with lf_diag_capture(), to return them instead of printing
- * them.  Each context has its own sink, so two contexts in two threads do
- * not see each other's messages.
+ * Nothing here prints unless the context has no reporter, in which case a
+ * report is the line "PROGNAME: MESSAGE" on stderr (lf_diag_print), as
+ * find writes it.  Each context has its own reporter, so two contexts in
+ * two threads never see each other's errors.
  */
 #ifndef LF_DIAG_H
 #define LF_DIAG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "ctx.h"
+#include "error.h"
 
 /**
  * Write @s (of @len bytes) to @fp quoted as GNU find quotes file names in the
@@ -23,62 +25,69 @@
  */
 void lf_diag_quote(FILE *fp, const char *s, size_t len);
 
-/** Where messages of @ctx go now: stderr, or the stream of a capture. */
-FILE *lf_diag_stream(const struct lf_ctx *ctx);
-
-/**
- * Send messages to @fp from now on (NULL: stderr again), for a caller that
- * keeps its own stream (open_memstream) across many short captures.
- * @return the stream in force before (NULL for stderr), to restore
- */
-FILE *lf_diag_redirect(struct lf_ctx *ctx, FILE *fp);
-
 /**
  * @s quoted as lf_diag_quote() does, in a new string (free it), or NULL on
  * ENOMEM.
  */
 char *lf_diag_quoted(const char *s);
 
-/** "luafind: 'path': strerror(err)" */
+/** Hand @err to the reporter of @ctx (or print it, without one). */
+void lf_diag_report(struct lf_ctx *ctx, const struct lf_error *err);
+
+/**
+ * Print @err on @fp as find does: "PROGNAME: MESSAGE\n" ("PROGNAME: warning:
+ * MESSAGE" for a warning).  The default reporter, and the base of others.
+ */
+void lf_diag_print(const struct lf_ctx *ctx, FILE *fp, const struct lf_error *err);
+
+/** LF_ERROR_FILE for @path: "'path': strerror(err)". */
 void lf_diag_path(struct lf_ctx *ctx, const char *path, size_t len, int err);
 
-/** "luafind: " followed by a printf-style message and a newline. */
+/** An error of @kind with a printf-style message. */
+void lf_diag_kind(struct lf_ctx *ctx, enum lf_error_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/** LF_ERROR_USAGE with a printf-style message (a usage error, no argument). */
 void lf_diag(struct lf_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/** "luafind: warning: " followed by a printf-style message and a newline. */
+/** LF_ERROR_WARNING with a printf-style message. */
 void lf_diag_warn(struct lf_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /**
- * Start a message of @ctx by hand: writes "luafind: " to the stream of
- * messages and returns that stream, for the caller to finish the line.
+ * Build a message by hand (for quoted names inside it): write it to the
+ * returned stream, without a final newline, then lf_diag_end() reports it.
+ * One message at a time per context.
  */
 FILE *lf_diag_begin(struct lf_ctx *ctx);
 
 /**
- * A capture of messages: between lf_diag_capture() and lf_diag_release(),
- * everything lf_diag_stream() receives (lf_diag, lf_diag_warn, lf_diag_path,
- * the parser's errors) goes into a buffer instead of stderr.  Captures
- * nest: release restores the sink that was in force.  What is not a
- * message (the prompt of -ok, a command's own output) is not captured.
+ * Report the message written since lf_diag_begin() as an error of @kind
+ * concerning @path (NULL if none) and @errnum (0 if none).
  */
-struct lf_diag_capture {
-	char *data;  /**< the messages, NUL-terminated, after release; free() it */
-	size_t len;
-	FILE *fp;    /* private */
-	FILE *prev;  /* private */
+void lf_diag_end(struct lf_ctx *ctx, enum lf_error_kind kind, const char *path, size_t pathlen, int errnum);
+
+/** Errors kept as values, by lf_diag_collect(). */
+struct lf_error_list {
+	struct lf_error *v; /**< each with its own copies of message, path, primary */
+	size_t n, cap;
+	bool overflow;      /**< memory ran out: some were lost */
 };
 
 /**
- * Start capturing.
- * @return 0, or -1 with errno set (ENOMEM); messages then still go to the
- *         current sink, and lf_diag_release() is still to be called
+ * Keep the errors of @ctx in @list, from now until lf_diag_uncollect(), instead
+ * of reporting them.  Collections nest.
  */
-int lf_diag_capture(struct lf_ctx *ctx, struct lf_diag_capture *c);
+struct lf_diag_collector {
+	struct lf_error_list *list;
+	lf_report_fn *prev_fn; /* private */
+	void *prev_arg;        /* private */
+};
+void lf_diag_collect(struct lf_ctx *ctx, struct lf_diag_collector *c, struct lf_error_list *list);
 
-/**
- * Stop capturing: c->data and c->len hold what was written (c->data may be
- * NULL if the capture could not start or ran out of memory).
- */
-void lf_diag_release(struct lf_ctx *ctx, struct lf_diag_capture *c);
+/** Stop collecting: the reporter in force before comes back. */
+void lf_diag_uncollect(struct lf_ctx *ctx, struct lf_diag_collector *c);
+
+/** Free what @list holds; it is empty and usable again afterwards. */
+void lf_error_list_free(struct lf_error_list *list);
 
 #endif

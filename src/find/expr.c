@@ -218,7 +218,8 @@ bool lf_eval_delete(const struct lf_expr *x, struct lf_eval *ev)
 		FILE *fp = lf_diag_begin(ev->cmd->ctx);
 		fputs("cannot delete ", fp);
 		lf_diag_quote(fp, e->path, e->pathlen);
-		fprintf(fp, ": %s\n", strerror(EINVAL));
+		fprintf(fp, ": %s", strerror(EINVAL));
+		lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, EINVAL);
 		ev->status = 1;
 		return false;
 	}
@@ -228,7 +229,8 @@ bool lf_eval_delete(const struct lf_expr *x, struct lf_eval *ev)
 		FILE *fp = lf_diag_begin(ev->cmd->ctx);
 		fputs("cannot delete ", fp);
 		lf_diag_quote(fp, e->path, e->pathlen);
-		fprintf(fp, ": %s\n", strerror(err));
+		fprintf(fp, ": %s", strerror(err));
+		lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, err);
 		ev->status = 1;
 		return false;
 	}

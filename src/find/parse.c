@@ -44,7 +44,6 @@ struct lf_parser {
 	bool has_prune;
 	bool seen_node;       /* a primary other than -files0-from came before */
 	bool registered;      /* look at the primaries added to the context too (lf_parse) */
-	bool caret;           /* show the command line with a caret in errors */
 };
 
 struct lf_expr *lf_parse_node(struct lf_parser *p, const struct lf_primary *prim)
@@ -81,41 +80,32 @@ void lf_parser_consume(struct lf_parser *p, int n)
 }
 
 /*
- * "luafind: MESSAGE", then (for the command line) the arguments with a
- * caret under one of them.
+ * A usage error about argument @argi (-1: none): the reporter of the
+ * command line shows the arguments with a caret under that one.
  */
-static void verror(struct lf_parser *p, int argi, const char *fmt, va_list ap)
+static void verror(struct lf_parser *p, enum lf_error_kind kind, int argi, const char *fmt, va_list ap)
 {
-	FILE *fp = lf_diag_begin(p->cmd->ctx);
-	vfprintf(fp, fmt, ap);
-	fputc('\n', fp);
-	if (!p->caret || argi < 1 || argi >= p->argc) {
-		return;
+	char *msg = NULL;
+	int n = vasprintf(&msg, fmt, ap);
+	if (n < 0) {
+		msg = NULL;
 	}
-	int col = fprintf(fp, "%s:  ", p->cmd->ctx->progname);
-	int caret = 0, width = 0;
-	for (int i = 1; i < p->argc; i++) {
-		if (i == argi) {
-			caret = col;
-			width = (int)strlen(p->argv[i]);
-		}
-		col += fprintf(fp, "%s%s", i > 1 ? " " : "", p->argv[i]) ;
-		if (i == argi && i > 1) {
-			caret++;
-		}
-	}
-	fprintf(fp, "\n%*s", caret, "");
-	for (int i = 0; i < (width ? width : 1); i++) {
-		fputc(i ? '~' : '^', fp);
-	}
-	fputc('\n', fp);
+	struct lf_error e = {
+		.kind = kind,
+		.message = msg ? msg : strerror(ENOMEM),
+		.length = msg ? (size_t)n : strlen(strerror(ENOMEM)),
+		.errnum = msg ? 0 : ENOMEM,
+		.argi = argi >= 0 && argi < p->argc ? argi : -1,
+	};
+	lf_diag_report(p->cmd->ctx, &e);
+	free(msg);
 }
 
 void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	verror(p, p->prim_pos + argoff, fmt, ap);
+	verror(p, LF_ERROR_USAGE, p->prim_pos + argoff, fmt, ap);
 	va_end(ap);
 }
 
@@ -125,7 +115,7 @@ static void error_here(struct lf_parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	verror(p, p->pos < p->argc ? p->pos : p->argc - 1, fmt, ap);
+	verror(p, LF_ERROR_USAGE, p->pos < p->argc ? p->pos : p->argc - 1, fmt, ap);
 	va_end(ap);
 }
 
@@ -303,7 +293,19 @@ static size_t edit_distance(const char *a, const char *b)
 
 static void unknown_primary(struct lf_parser *p, const char *name)
 {
-	error_here(p, "unknown predicate `%s'", name);
+	struct lf_error e = {
+		.kind = LF_ERROR_UNKNOWN_PRIMARY,
+		.argi = p->pos < p->argc ? p->pos : -1,
+	};
+	char *msg = NULL;
+	int n = asprintf(&msg, "unknown predicate `%s'", name);
+	if (n < 0) {
+		msg = NULL;
+	}
+	e.message = msg ? msg : strerror(ENOMEM);
+	e.length = msg ? (size_t)n : strlen(e.message);
+	lf_diag_report(p->cmd->ctx, &e);
+	free(msg);
 	const char *best = NULL;
 	size_t best_d = 3;
 	const struct lf_primary *prims = p->cmd->ctx->prims;
@@ -315,35 +317,7 @@ static void unknown_primary(struct lf_parser *p, const char *name)
 		}
 	}
 	if (best) {
-		lf_diag(p->cmd->ctx, "did you mean `%s'?", best);
-	}
-}
-
-/*
- * Without the caret under the argument (lf_parse_find), the messages of a
- * primary that failed to parse name it, unless they do already:
- * "-perm: invalid mode 'u=rwz'".  @s holds messages as diag.c writes them.
- */
-static void pass_messages(struct lf_ctx *ctx, const char *name, const char *s, size_t len, bool failed)
-{
-	FILE *fp = lf_diag_stream(ctx);
-	char sep[64];
-	int n = snprintf(sep, sizeof(sep), "\n%s: ", ctx->progname);
-	size_t seplen = n > 0 && (size_t)n < sizeof(sep) ? (size_t)n : 0;
-	const char *end = s + len;
-	while (s < end) {
-		const char *next = seplen ? memmem(s, (size_t)(end - s), sep, seplen) : NULL;
-		size_t mlen = next ? (size_t)(next - s) + 1 : (size_t)(end - s);
-		size_t pre = seplen - 1;
-		if (failed && seplen && mlen > pre && memcmp(s, sep + 1, pre) == 0 &&
-		    !memmem(s, mlen, name, strlen(name))) {
-			fwrite(s, 1, pre, fp);
-			fprintf(fp, "%s: ", name);
-			fwrite(s + pre, 1, mlen - pre, fp);
-		} else {
-			fwrite(s, 1, mlen, fp);
-		}
-		s += mlen;
+		lf_diag_kind(p->cmd->ctx, LF_ERROR_NOTE, "did you mean `%s'?", best);
 	}
 }
 
@@ -418,19 +392,12 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	if (prim->parse != parse_files0_from) {
 		p->seen_node = true;
 	}
-	struct lf_expr *x;
-	if (p->caret) {
-		x = prim->parse(p, prim, args);
-	} else {
-		struct lf_diag_capture c;
-		bool captured = lf_diag_capture(p->cmd->ctx, &c) == 0;
-		x = prim->parse(p, prim, args);
-		lf_diag_release(p->cmd->ctx, &c);
-		if (captured) {
-			pass_messages(p->cmd->ctx, tok, c.data, c.len, !x);
-			free(c.data);
-		}
-	}
+	/* Errors while it parses are about it (struct lf_error's primary). */
+	struct lf_ctx *ctx = p->cmd->ctx;
+	const char *outer = ctx->parsing;
+	ctx->parsing = tok;
+	struct lf_expr *x = prim->parse(p, prim, args);
+	ctx->parsing = outer;
 	p->pos += 1 + p->consumed;
 	return x;
 }
@@ -697,7 +664,7 @@ static int parse_debug_opts(const char *arg, struct lf_cmdline *cmd)
 		}
 		if (i == DEBUG_NFLAGS) {
 			char *q = lf_diag_quoted(copy);
-			lf_diag(cmd->ctx, "Ignoring unrecognised debug flag %s", q ? q : copy);
+			lf_diag_kind(cmd->ctx, LF_ERROR_NOTE, "Ignoring unrecognised debug flag %s", q ? q : copy);
 			free(q);
 		} else if (strcmp(tok, "help") == 0) {
 			cmd->debug_help = true;
@@ -707,8 +674,8 @@ static int parse_debug_opts(const char *arg, struct lf_cmdline *cmd)
 	}
 	free(copy);
 	if (empty) {
-		lf_diag(cmd->ctx, "Empty argument to the -D option.");
-		fprintf(lf_diag_stream(cmd->ctx), "Try '%s --help' for more information.\n", cmd->ctx->progname);
+		lf_diag(cmd->ctx, "Empty argument to the -D option.\nTry '%s --help' for more information.",
+			cmd->ctx->progname);
 		return -1;
 	}
 	return 0;
@@ -813,7 +780,7 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 	cmdline_init(ctx, cmd);
 	cmd->warn = isatty(STDIN_FILENO);
 
-	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd, .registered = true, .caret = true};
+	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd, .registered = true};
 
 	/* Long options of luafind itself, and find's leading options. */
 	for (; p.pos < argc; p.pos++) {
@@ -859,8 +826,8 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 			}
 		} else if (strcmp(a, "-D") == 0) {
 			if (p.pos + 1 >= argc) {
-				lf_diag(ctx, "Missing argument after the -D option.");
-				fprintf(lf_diag_stream(ctx), "Try '%s --help' for more information.\n", ctx->progname);
+				lf_diag(ctx, "Missing argument after the -D option.\nTry '%s --help' for more information.",
+					ctx->progname);
 				return -1;
 			}
 			if (parse_debug_opts(argv[++p.pos], cmd) != 0) {

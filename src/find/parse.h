@@ -60,7 +60,9 @@ struct lf_cmdline {
 struct lf_primary;
 
 /**
- * Parse @argv.  Errors are reported on stderr in find's words.
+ * Parse @argv.  Errors are reported to the context's reporter (error.h),
+ * argi an index into @argv: the command line's reporter shows them in
+ * find's words, with the arguments and a caret under the bad one.
  *
  * @return 0 on success, -1 on a usage error (exit status 1)
  */
@@ -85,9 +87,9 @@ enum lf_parse_flags {
  * entry) unless -print is implied.
  *
  * Only the built-in primaries exist (not those added by lf_ctx_add_primaries()).
- * Messages are lf_parse()'s, one line each, without the command line and
- * its caret; they go to lf_diag_stream(), so a caller can capture them
- * (diag.h).  Warnings are off unless the expression says -warn.
+ * Errors are lf_parse()'s, reported as values to the context's reporter
+ * (error.h), with argi an index into @argv and primary the primary being
+ * parsed.  Warnings are off unless the expression says -warn.
  *
  * @roots (the array and the strings) and @argv (the array and the strings)
  * are borrowed: they must outlive @cmd, whose expression points into them.

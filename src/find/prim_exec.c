@@ -417,14 +417,16 @@ static int run(const struct exec *ex, struct lf_eval *ev, char **argv, const str
 			FILE *fp = lf_diag_begin(ev->cmd->ctx);
 			fputs("error waiting for ", fp);
 			lf_diag_quote(fp, argv[0], strlen(argv[0]));
-			fprintf(fp, ": %s\n", strerror(werr));
+			fprintf(fp, ": %s", strerror(werr));
+			lf_diag_end(ev->cmd->ctx, LF_ERROR_RUNTIME, NULL, 0, werr);
 			return 1;
 		}
 	}
 	if (WIFSIGNALED(status)) {
 		FILE *fp = lf_diag_begin(ev->cmd->ctx);
 		lf_diag_quote(fp, argv[0], strlen(argv[0]));
-		fprintf(fp, " terminated by signal %d\n", WTERMSIG(status));
+		fprintf(fp, " terminated by signal %d", WTERMSIG(status));
+		lf_diag_end(ev->cmd->ctx, LF_ERROR_RUNTIME, NULL, 0, 0);
 		return 128 + WTERMSIG(status);
 	}
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
@@ -551,7 +553,7 @@ static bool confirm(const struct exec *ex, struct lf_eval *ev)
 static void out_of_memory(struct lf_eval *ev)
 {
 	flush_output(ev);
-	lf_diag(ev->cmd->ctx, "%s", strerror(ENOMEM));
+	lf_diag_kind(ev->cmd->ctx, LF_ERROR_RUNTIME, "%s", strerror(ENOMEM));
 	ev->status = 1;
 	ev->stop = true;
 }
@@ -761,7 +763,8 @@ static bool eval_exec_multi(struct exec *ex, struct lf_eval *ev)
 		FILE *fp = lf_diag_begin(ev->cmd->ctx);
 		fputs("Failed to save working directory in order to run a command on ", fp);
 		lf_diag_quote(fp, e->path, e->pathlen);
-		fprintf(fp, ": %s\n", strerror(err));
+		fprintf(fp, ": %s", strerror(err));
+		lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, err);
 		ev->status = 1;
 		ev->stop = true;
 		return true;

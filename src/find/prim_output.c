@@ -180,7 +180,8 @@ static void sink_report(const struct lf_sink *s, struct lf_eval *ev, int err)
 	} else {
 		fputs(s->kind == SINK_STDOUT ? "'standard output'" : "'standard error'", fp);
 	}
-	fprintf(fp, ": %s\n", strerror(err));
+	fprintf(fp, ": %s", strerror(err));
+	lf_diag_end(s->ctx, LF_ERROR_RUNTIME, NULL, 0, err);
 	ev->status = 1;
 }
 
@@ -952,7 +953,8 @@ static void put_context(struct pctx *c, const char *spec)
 		FILE *fp = lf_diag_begin(c->ev->cmd->ctx);
 		fputs("getfilecon failed: ", fp);
 		lf_diag_quote(fp, c->e->path, c->e->pathlen);
-		fprintf(fp, ": %s\n", strerror(err));
+		fprintf(fp, ": %s", strerror(err));
+		lf_diag_end(c->ev->cmd->ctx, LF_ERROR_FILE, c->e->path, c->e->pathlen, err);
 		c->ev->status = 1;
 		return;
 	}
@@ -1255,7 +1257,7 @@ static void list_file(struct lf_out *o, struct lf_eval *ev, const struct lf_stat
 			/* GNU names the file unquoted here and keeps the status. */
 			int err = errno;
 			lf_out_flush(ev->out);
-			lf_diag(ctx, "%s: %s", e->path, strerror(err));
+			lf_diag_kind(ctx, LF_ERROR_FILE, "%s: %s", e->path, strerror(err));
 		}
 	}
 	lf_out_putc(o, '\n');

@@ -33,6 +33,7 @@
 #include "expr.h"
 #include "output.h"
 #include "parse.h"
+#include "run.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -47,16 +48,12 @@
 struct lfb_find {
 	struct lf_ctx *ctx;     /* the Lua state's (lfb_ctx) */
 	struct lf_cmdline cmd;
-	struct lf_eval ev;
-	struct lf_expr **enter; /* the nodes with an enter hook (-execdir ... +) */
-	size_t nenter;
+	struct lf_run run;      /* the driver's state (run.h): entries are handed to it */
 	struct lf_out out;
 	char **argv;      /* the expression's words, NULL-terminated; the strings
 			   * are pinned in the walker's LFB_UV_ROOTS table */
-	char *msgs;       /* what the parser said (warnings, once it succeeded) */
-	FILE *errs;       /* errors = "raise": messages of the entry evaluated */
-	char *errbuf;     /* errs's buffer */
-	size_t errlen;
+	bool raise;       /* errors = "raise": the errors of an entry are raised */
+	struct lf_error_list errs; /* errors of the entry evaluated, when raise */
 	bool has_cmd;     /* cmd is to be freed */
 	bool has_out;
 	bool started;     /* the walk is open: the finish hooks are due */
@@ -71,90 +68,162 @@ void lfb_find_close(struct lfb_walk *lw)
 {
 	struct lfb_find *f = lw->find;
 	lw->find = NULL;
-	if (f->started && !f->ev.stop) {
+	if (f->started && !f->run.ev.stop) {
 		/* Pending -exec ... + batches run after a break too, as after -quit. */
-		lf_expr_finish(f->cmd.expr, &f->ev);
+		lf_expr_finish(f->cmd.expr, &f->run.ev);
 	}
 	if (f->has_out) {
 		fflush(stdout); /* what Lua printed so far comes first */
 		if (lf_out_close(&f->out) != 0 && !f->out_reported) {
 			lf_diag(f->ctx, "'standard output': %s", strerror(f->out.err));
 			lf_diag(f->ctx, "write error");
-			f->ev.status = 1;
+			f->run.ev.status = 1;
 		}
 	}
-	lw->find_failed = f->ev.status != 0;
+	lw->find_failed = f->run.ev.status != 0;
 	if (f->has_cmd) {
 		lf_cmdline_free(&f->cmd);
 	}
-	if (f->errs) {
-		fclose(f->errs);
-	}
-	free(f->errbuf);
-	free(f->msgs);
+	lf_error_list_free(&f->errs);
 	free(f->argv);
-	free(f->enter);
+	lf_run_free(&f->run);
 	free(f);
 }
 
 bool lfb_find_failed(const struct lfb_walk *lw)
 {
-	return lw->find ? lw->find->ev.status != 0 : lw->find_failed;
+	return lw->find ? lw->find->run.ev.status != 0 : lw->find_failed;
 }
 
 /* ---- messages ----------------------------------------------------------- */
 
-/*
- * Add the messages in @s (each "luafind: ...\n", as diag.c writes them) to
- * @b as one line: without the program name, joined with "; ".
- */
-static void add_messages(const struct lf_ctx *ctx, luaL_Buffer *b, const char *s, size_t len)
+/* The names of enum lf_error_kind in Lua. */
+static const char *kind_name(enum lf_error_kind kind)
 {
-	char sep[64];
-	int n = snprintf(sep, sizeof(sep), "\n%s: ", ctx->progname);
-	size_t seplen = n > 0 && (size_t)n < sizeof(sep) ? (size_t)n : 0;
-	while (len > 0 && s[len - 1] == '\n') {
-		len--;
+	switch (kind) {
+	case LF_ERROR_USAGE: return "usage";
+	case LF_ERROR_UNKNOWN_PRIMARY: return "unknown-primary";
+	case LF_ERROR_NOTE: return "note";
+	case LF_ERROR_WARNING: return "warning";
+	case LF_ERROR_FILE: return "file";
+	case LF_ERROR_RUNTIME: return "runtime";
 	}
-	const char *p = s, *end = s + len;
-	if (seplen && len >= seplen - 1 && memcmp(s, sep + 1, seplen - 1) == 0) {
-		p += seplen - 1;
-	}
-	for (;;) {
-		const char *next = seplen ? memmem(p, (size_t)(end - p), sep, seplen) : NULL;
-		luaL_addlstring(b, p, (size_t)((next ? next : end) - p));
-		if (!next) {
-			break;
-		}
-		luaL_addstring(b, "; ");
-		p = next + seplen;
-	}
+	return "error";
 }
 
 /*
- * Push the error of a failed parse: where find() was called, as luaL_error
- * says it, "luafind.find: " and the messages.
+ * One error as luafind.find words it: a usage error inside a primary's
+ * arguments names the primary, unless its message does already
+ * ("-perm: invalid mode 'u=rwz'").
  */
-static void push_parse_error(lua_State *L, const struct lf_ctx *ctx, const char *msgs, size_t len)
+static void add_message(luaL_Buffer *b, const struct lf_error *e)
 {
-	luaL_where(L, 1);
-	/* The parser knows no -lua here; say why rather than suggest -ls. */
-	static const char lua_prim[] = "unknown predicate `-lua'\n";
-	size_t pl = strlen(ctx->progname);
-	if (msgs && len > pl + 2 + sizeof(lua_prim) - 1 && strncmp(msgs, ctx->progname, pl) == 0 &&
-	    strncmp(msgs + pl, ": ", 2) == 0 && strncmp(msgs + pl + 2, lua_prim, sizeof(lua_prim) - 1) == 0) {
-		lua_pushliteral(L, FN ": unknown predicate `-lua' (-lua is luafind(1)'s; in Lua, "
-				   "test the entry in the loop body)");
-	} else if (!msgs || len == 0) {
-		lua_pushliteral(L, FN ": invalid expression");
-	} else {
-		luaL_Buffer b;
-		luaL_buffinit(L, &b);
-		luaL_addstring(&b, FN ": ");
-		add_messages(ctx, &b, msgs, len);
-		luaL_pushresult(&b);
+	if (e->primary && (e->kind == LF_ERROR_USAGE || e->kind == LF_ERROR_FILE) &&
+	    !strstr(e->message, e->primary)) {
+		luaL_addstring(b, e->primary);
+		luaL_addstring(b, ": ");
 	}
+	luaL_addlstring(b, e->message, e->length);
+}
+
+static int error_tostring(lua_State *L)
+{
+	lua_getfield(L, 1, "message");
+	return 1;
+}
+
+/*
+ * Push the error object of @list: a table whose message is (if @where) the
+ * position of the caller (luaL_where) and FN, then the messages joined with
+ * "; " (@fallback if none), and whose errors list one table per problem
+ * {kind, message, argument, primary, path, errno}; tostring() gives the
+ * message.
+ */
+static void push_error_object(lua_State *L, const struct lf_error_list *list, const char *fallback, bool where)
+{
+	lua_createtable(L, 0, 2);
+	int obj = lua_gettop(L);
+	luaL_Buffer b;
+	if (where) {
+		luaL_where(L, 1);
+	} else {
+		lua_pushliteral(L, "");
+	}
+	luaL_buffinit(L, &b);
+	if (where) {
+		luaL_addstring(&b, FN ": ");
+	}
+	size_t shown = 0;
+	for (size_t i = 0; i < list->n; i++) {
+		if (list->v[i].kind == LF_ERROR_WARNING) {
+			continue;
+		}
+		if (shown++) {
+			luaL_addstring(&b, "; ");
+		}
+		add_message(&b, &list->v[i]);
+	}
+	if (!shown) {
+		luaL_addstring(&b, fallback);
+	}
+	luaL_pushresult(&b);
 	lua_concat(L, 2);
+	lua_setfield(L, obj, "message");
+
+	lua_createtable(L, (int)list->n, 0);
+	for (size_t i = 0; i < list->n; i++) {
+		const struct lf_error *e = &list->v[i];
+		lua_createtable(L, 0, 6);
+		lua_pushstring(L, kind_name(e->kind));
+		lua_setfield(L, -2, "kind");
+		lua_pushlstring(L, e->message, e->length);
+		lua_setfield(L, -2, "message");
+		if (e->argi >= 0) {
+			lua_pushinteger(L, e->argi + 1);
+			lua_setfield(L, -2, "argument");
+		}
+		if (e->primary) {
+			lua_pushstring(L, e->primary);
+			lua_setfield(L, -2, "primary");
+		}
+		if (e->path) {
+			lua_pushlstring(L, e->path, e->pathlen);
+			lua_setfield(L, -2, "path");
+		}
+		if (e->errnum) {
+			lua_pushinteger(L, e->errnum);
+			lua_setfield(L, -2, "errno");
+		}
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	lua_setfield(L, obj, "errors");
+
+	if (luaL_newmetatable(L, "luafind.error")) {
+		lua_pushcfunction(L, error_tostring);
+		lua_setfield(L, -2, "__tostring");
+	}
+	lua_setmetatable(L, obj);
+}
+
+/*
+ * The error of a failed parse.  The parser knows no -lua here: say why
+ * rather than suggest -ls.
+ */
+static void push_parse_error(lua_State *L, char *const *argv, const struct lf_error_list *list)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		const struct lf_error *e = &list->v[i];
+		if (e->kind == LF_ERROR_UNKNOWN_PRIMARY && e->argi >= 0 && strcmp(argv[e->argi], "-lua") == 0) {
+			struct lf_error hint = *e;
+			hint.message = "unknown predicate `-lua' (-lua is luafind(1)'s; in Lua, test the entry "
+				       "in the loop body)";
+			hint.length = strlen(hint.message);
+			struct lf_error_list one = {.v = &hint, .n = 1, .cap = 1};
+			push_error_object(L, &one, "", true);
+			return;
+		}
+	}
+	push_error_object(L, list, "invalid expression", true);
 }
 
 /*
@@ -165,17 +234,7 @@ static void warn_error(struct lfb_walk *lw, const struct lf_entry *e)
 {
 	lf_out_flush(&lw->find->out);
 	fflush(stdout);
-	struct lf_ctx *ctx = lw->find->ctx;
-	if (e->error == ELOOP && e->loop_pathlen) {
-		FILE *fp = lf_diag_begin(ctx);
-		fputs("File system loop detected; ", fp);
-		lf_diag_quote(fp, e->path, e->pathlen);
-		fputs(" is part of the same file system loop as ", fp);
-		lf_diag_quote(fp, e->path, e->loop_pathlen);
-		fputs(".\n", fp);
-	} else {
-		lf_diag_path(ctx, e->path, e->pathlen, e->error);
-	}
+	lf_run_report_entry(lw->find->ctx, e);
 }
 
 /* ---- the iterator ------------------------------------------------------- */
@@ -202,18 +261,13 @@ static int yield(lua_State *L, struct lfb_walk *lw, struct lf_entry *e)
 /* errors = "raise" after an entry whose tests or actions failed. */
 static int raise_eval_error(lua_State *L, struct lfb_find *f, const struct lf_entry *e)
 {
-	fflush(f->errs);
-	luaL_Buffer b;
-	luaL_buffinit(L, &b);
-	if (f->errlen > 0) {
-		add_messages(f->ctx, &b, f->errbuf, f->errlen);
-	} else {
-		/* A failure that said nothing of itself. */
-		luaL_addlstring(&b, e->path, e->pathlen);
-		luaL_addstring(&b, ": an action failed");
+	char *fallback = NULL;
+	if (asprintf(&fallback, "%.*s: an action failed", (int)e->pathlen, e->path) < 0) {
+		fallback = NULL;
 	}
-	fseeko(f->errs, 0, SEEK_SET);
-	luaL_pushresult(&b);
+	push_error_object(L, &f->errs, fallback ? fallback : "an action failed", false);
+	free(fallback);
+	lf_error_list_free(&f->errs);
 	return lua_error(L);
 }
 
@@ -226,44 +280,44 @@ int lfb_find_step(lua_State *L, struct lfb_walk *lw)
 			return 1;
 		}
 		lw->entries++;
-		f->ev.seq = lw->entries;
-		f->ev.entry = e;
-		for (size_t i = 0; i < f->nenter; i++) {
-			f->enter[i]->enter(f->enter[i], &f->ev);
+		int before = f->run.ev.status;
+		f->run.ev.status = 0;
+		struct lf_diag_collector col;
+		if (f->raise) {
+			lf_diag_collect(f->ctx, &col, &f->errs);
 		}
-
-		if (e->visit == LF_VISIT_ERROR) {
-			if (e->error == ENOENT && f->cmd.ignore_race && e->depth > 0) {
-				continue;
-			}
+		enum lf_run_result res = lf_run_entry(&f->run, lw->w, e);
+		if (f->raise) {
+			lf_diag_uncollect(f->ctx, &col);
+		}
+		if (res == LF_RUN_SKIPPED) {
+			f->run.ev.status |= before;
+			continue;
+		}
+		if (res == LF_RUN_ERROR) {
+			f->run.ev.status |= before;
+			lf_error_list_free(&f->errs);
 			if (!lfb_walk_keep_error(L, lw, e, warn_error)) {
 				continue;
 			}
 			return yield(L, lw, e);
 		}
-
-		f->ev.entry = e;
-		int before = f->ev.status;
-		f->ev.status = 0;
-		FILE *prev = f->errs ? lf_diag_redirect(f->ctx, f->errs) : NULL;
-		bool match = !f->cmd.expr || lf_expr_eval(f->cmd.expr, &f->ev);
-		if (f->errs) {
-			lf_diag_redirect(f->ctx, prev);
-		}
-		bool failed = f->ev.status != 0;
-		f->ev.status |= before;
-		if (f->ev.quit || f->ev.stop) {
+		bool match = res == LF_RUN_TRUE;
+		bool failed = f->run.ev.status != 0;
+		f->run.ev.status |= before;
+		if (f->run.ev.quit || f->run.ev.stop) {
 			f->quit = true;
 		}
 		if (f->out.err && !f->out_reported) {
 			f->out_reported = true;
 			f->quit = true;
-			f->ev.status = 1;
+			f->run.ev.status = 1;
 			return luaL_error(L, FN ": standard output: %s", strerror(f->out.err));
 		}
-		if (failed && f->errs) {
+		if (failed && f->raise) {
 			return raise_eval_error(L, f, e);
 		}
+		lf_error_list_free(&f->errs); /* what did not make it fail: warnings */
 		if (match) {
 			return yield(L, lw, e);
 		}
@@ -428,21 +482,6 @@ static int split_words(const char *s, size_t len, char *out, const char **why)
 	return n;
 }
 
-/* The root of @cmd that is /, for -delete to refuse it, or NULL. */
-static const char *root_is_slash(const struct lf_cmdline *cmd)
-{
-	struct stat slash, st;
-	if (!cmd->delete || stat("/", &slash) != 0) {
-		return NULL;
-	}
-	for (size_t i = 0; i < cmd->nroots; i++) {
-		if (lstat(cmd->roots[i], &st) == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino) {
-			return cmd->roots[i];
-		}
-	}
-	return NULL;
-}
-
 static int out_of_memory(lua_State *L)
 {
 	return luaL_error(L, FN ": %s", strerror(ENOMEM));
@@ -505,23 +544,25 @@ static int mod_find(lua_State *L)
 		lua_pop(L, 1);
 	}
 
-	struct lf_diag_capture cap;
-	lf_diag_capture(f->ctx, &cap);
+	struct lf_error_list said = {0};
+	struct lf_diag_collector col;
+	lf_diag_collect(f->ctx, &col, &said);
 	f->has_cmd = true;
 	int r = lf_parse_find(f->ctx, lw->roots, a.nroots, nwords, f->argv, LF_PARSE_NO_PRINT, &f->cmd);
-	lf_diag_release(f->ctx, &cap);
-	f->msgs = cap.data;
+	lf_diag_uncollect(f->ctx, &col);
 	if (r != 0) {
-		push_parse_error(L, f->ctx, cap.data, cap.len);
+		push_parse_error(L, f->argv, &said);
+		lf_error_list_free(&said);
 		lfb_find_close(lw);
 		return lua_error(L);
 	}
 	/* Lua's buffered output before our messages, ours and any command's. */
 	fflush(stdout);
-	if (cap.len > 0) {
-		fwrite(cap.data, 1, cap.len, stderr); /* warnings (-warn) */
+	for (size_t i = 0; i < said.n; i++) {
+		lf_diag_report(f->ctx, &said.v[i]); /* warnings (-warn) */
 	}
-	const char *slash = root_is_slash(&f->cmd);
+	lf_error_list_free(&said);
+	const char *slash = lf_run_refused_root(&f->cmd, f->cmd.roots, f->cmd.nroots);
 	if (slash) {
 		return luaL_error(L, FN ": refusing to delete '%s': it is the root directory /", slash);
 	}
@@ -534,23 +575,20 @@ static int mod_find(lua_State *L)
 	}
 	opts.max_fds = a.max_fds;
 	lw->symlinks = opts.symlinks;
-	if (a.errors == LFB_ERR_RAISE) {
-		f->errs = open_memstream(&f->errbuf, &f->errlen);
-		if (!f->errs) {
-			return out_of_memory(L);
-		}
-	}
+	f->raise = a.errors == LFB_ERR_RAISE;
 	if (lf_out_init(&f->out, STDOUT_FILENO) != 0) {
 		return out_of_memory(L);
 	}
 	f->has_out = true;
 
-	f->enter = lf_expr_enter_list(f->cmd.expr, &f->nenter);
+	if (lf_run_init(&f->run, &f->cmd, &f->out) != 0) {
+		return out_of_memory(L);
+	}
+	/* Error entries follow the errors option (lfb_walk_keep_error). */
+	f->run.report_errors = false;
 	lfb_walk_start(L, lw, &opts, FN);
 	f->started = true;
-	f->ev.walk = lw->w;
-	f->ev.out = &f->out;
-	f->ev.cmd = &f->cmd;
+	f->run.ev.walk = lw->w;
 
 	lua_pushvalue(L, lua_upvalueindex(3)); /* the iterator */
 	lua_pushvalue(L, walk);

@@ -9,7 +9,7 @@
  * that listing costs one stat (the root's), that one size costs one more,
  * and deletes b/z.txt with lf_entry_delete().
  */
-#include <luafind.h>
+#include <luafind/luafind.h>
 
 #include <errno.h>
 #include <stdio.h>

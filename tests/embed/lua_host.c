@@ -13,7 +13,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
-#include <luafind.h>
+#include <luafind/luafind.h>
 
 #include <stdio.h>
 

@@ -175,7 +175,15 @@ do
     "luafind.find: unknown predicate `-nmae'; did you mean `-name'?")
   -- Called from Lua code, the message says where, as luaL_error does.
   local ok, msg = pcall(function() local _ = find(root, "-nmae", "*.c") end)
-  assert(not ok and msg:find("find%.lua:%d+: luafind%.find: unknown predicate `%-nmae'"), msg)
+  assert(not ok and tostring(msg):find("find%.lua:%d+: luafind%.find: unknown predicate `%-nmae'"), tostring(msg))
+  -- The error is a value: one table per problem, with the word it is about.
+  assert(type(msg) == "table" and #msg.errors == 2, tostring(msg))
+  assert(msg.errors[1].kind == "unknown-primary" and msg.errors[1].argument == 1, msg.errors[1].kind)
+  assert(msg.errors[1].message == "unknown predicate `-nmae'", msg.errors[1].message)
+  assert(msg.errors[2].kind == "note" and msg.errors[2].message == "did you mean `-name'?")
+  ok, msg = pcall(find, root, "-type", "f", "-perm", "u=rwz")
+  assert(not ok and msg.errors[1].kind == "usage" and msg.errors[1].argument == 4 and
+    msg.errors[1].primary == "-perm" and msg.errors[1].message == "invalid mode 'u=rwz'", tostring(msg))
   err("missing argument to `-name'", "-name")
   err("missing argument to `-size'", "-type f -size")
   err("invalid -size type `Q'", "-size", "+1Q")

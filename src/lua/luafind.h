@@ -1,12 +1,18 @@
 /**
  * luafind.h: the public C API of libluafind.
  *
- * libluafind is the traversal core of luafind(1): a pull iterator over file
- * trees that reads directories with getdents64, takes types from d_type,
- * stats lazily (at most once per entry and follow mode), works relative to
- * directory fds at any depth with a bounded number of them, deletes with
- * unlinkat, and counts its syscalls.  The walker API is in walk.h and the
- * stat data in stat.h, both included here; see luafind(3).
+ * libluafind is the engine of luafind(1), in three parts, all included here
+ * (see luafind(3)):
+ *
+ *   <luafind/walk.h>, <luafind/stat.h>  the traversal core: a pull iterator
+ *       over file trees that reads directories with getdents64, takes types
+ *       from d_type, stats lazily (at most once per entry and follow mode),
+ *       works relative to directory fds at any depth with a bounded number
+ *       of them, deletes with unlinkat, and counts its syscalls;
+ *   <luafind/query.h>, <luafind/error.h>  find's expression language: a
+ *       context (lf_ctx), expressions compiled from an argv and evaluated
+ *       per entry, errors as values;
+ *   luaopen_luafind_core() below: the Lua binding.
  *
  * The library also holds the Lua binding: luaopen_luafind_core() opens the
  * Lua module "luafind.core" (see luafind-lua(3)) in a host's own lua_State.
@@ -16,7 +22,7 @@
  *	#include <lua.h>
  *	#include <lauxlib.h>
  *	#include <lualib.h>
- *	#include <luafind.h>
+ *	#include <luafind/luafind.h>
  *
  *	lua_State *L = luaL_newstate();
  *	luaL_openlibs(L);
@@ -32,6 +38,8 @@
 extern "C" {
 #endif
 
+#include "error.h"
+#include "query.h"
 #include "stat.h"
 #include "walk.h"
 

@@ -1,0 +1,152 @@
+/*
+ * query.c: the C API over the parser and the driver (parse.c, run.c).
+ */
+#define _GNU_SOURCE
+#include "query.h"
+
+#include "ctx.h"
+#include "diag.h"
+#include "output.h"
+#include "parse.h"
+#include "run.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct lf_query {
+	struct lf_ctx *ctx;
+	struct lf_cmdline cmd;
+	struct lf_out out;
+	struct lf_run run;
+	char **words; /* copies of the expression, which points into them */
+	int nwords;
+	bool finished;
+};
+
+LF_PUBLIC void lf_ctx_set_progname(struct lf_ctx *ctx, const char *name)
+{
+	ctx->progname = name;
+}
+
+static void free_words(char **words, int n)
+{
+	for (int i = 0; i < n && words; i++) {
+		free(words[i]);
+	}
+	free(words);
+}
+
+LF_PUBLIC struct lf_query *lf_query_compile(struct lf_ctx *ctx, int argc, char *const argv[], unsigned flags)
+{
+	struct lf_query *q = calloc(1, sizeof(*q));
+	if (!q) {
+		return NULL;
+	}
+	q->ctx = ctx;
+	q->words = calloc((size_t)(argc > 0 ? argc : 0) + 1, sizeof(*q->words));
+	if (!q->words) {
+		free(q);
+		return NULL;
+	}
+	for (; q->nwords < argc; q->nwords++) {
+		q->words[q->nwords] = strdup(argv[q->nwords]);
+		if (!q->words[q->nwords]) {
+			free_words(q->words, q->nwords);
+			free(q);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	unsigned pflags = flags & LF_QUERY_PRINT ? 0 : LF_PARSE_NO_PRINT;
+	if (lf_parse_find(ctx, NULL, 0, argc, q->words, pflags, &q->cmd) != 0) {
+		lf_cmdline_free(&q->cmd);
+		free_words(q->words, q->nwords);
+		free(q);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (lf_out_init(&q->out, STDOUT_FILENO) != 0 || lf_run_init(&q->run, &q->cmd, &q->out) != 0) {
+		int err = errno;
+		lf_out_close(&q->out);
+		lf_cmdline_free(&q->cmd);
+		free_words(q->words, q->nwords);
+		free(q);
+		errno = err;
+		return NULL;
+	}
+	return q;
+}
+
+LF_PUBLIC void lf_query_walk_opts(const struct lf_query *q, struct lf_walk_opts *opts)
+{
+	opts->symlinks = q->cmd.opts.symlinks;
+	opts->order = q->cmd.opts.order;
+	opts->mindepth = q->cmd.opts.mindepth;
+	opts->maxdepth = q->cmd.opts.maxdepth;
+	opts->flags = q->cmd.opts.flags;
+}
+
+LF_PUBLIC bool lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e)
+{
+	if (e->depth == 0 && e->visit != LF_VISIT_ERROR) {
+		/* A host's walk may start anywhere: -delete still never takes /. */
+		const char *root = e->path;
+		if (lf_run_refused_root(&q->cmd, &root, 1)) {
+			FILE *fp = lf_diag_begin(q->ctx);
+			fputs("refusing to delete ", fp);
+			lf_diag_quote(fp, e->path, e->pathlen);
+			fputs(": it is the root directory /", fp);
+			lf_diag_end(q->ctx, LF_ERROR_USAGE, e->path, e->pathlen, 0);
+			q->run.ev.status = 1;
+			q->run.ev.stop = true;
+			return false;
+		}
+	}
+	return lf_run_entry(&q->run, w, e) == LF_RUN_TRUE;
+}
+
+LF_PUBLIC bool lf_query_done(const struct lf_query *q)
+{
+	return lf_run_must_stop(&q->run);
+}
+
+LF_PUBLIC int lf_query_run(struct lf_query *q, const char *const *roots, size_t nroots)
+{
+	const char *dot[] = {"."};
+	if (nroots == 0) {
+		roots = dot;
+		nroots = 1;
+	}
+	lf_run_roots(&q->run, roots, nroots);
+	q->finished = true; /* lf_run_roots ran the finish hooks */
+	return lf_query_finish(q);
+}
+
+LF_PUBLIC int lf_query_finish(struct lf_query *q)
+{
+	if (!q->finished) {
+		q->finished = true;
+		if (!q->run.ev.stop) {
+			lf_expr_finish(q->cmd.expr, &q->run.ev);
+		}
+	}
+	if (lf_out_flush(&q->out) != 0) {
+		lf_diag_kind(q->ctx, LF_ERROR_RUNTIME, "'standard output': %s", strerror(q->out.err));
+		q->run.ev.status = 1;
+	}
+	return q->run.ev.status;
+}
+
+LF_PUBLIC void lf_query_free(struct lf_query *q)
+{
+	if (!q) {
+		return;
+	}
+	lf_run_free(&q->run);
+	lf_out_close(&q->out);
+	lf_cmdline_free(&q->cmd);
+	free_words(q->words, q->nwords);
+	free(q);
+}

@@ -1,0 +1,272 @@
+/*
+ * run.c: the driver: walks, entries, -files0-from, refusing /, the end of a
+ * run.  The words of its messages are GNU find 4.9's.
+ */
+#define _GNU_SOURCE
+#include "run.h"
+
+#include "diag.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int lf_run_init(struct lf_run *r, struct lf_cmdline *cmd, struct lf_out *out)
+{
+	memset(r, 0, sizeof(*r));
+	r->cmd = cmd;
+	r->ev.out = out;
+	r->ev.cmd = cmd;
+	r->report_errors = true;
+	errno = 0;
+	r->enter = lf_expr_enter_list(cmd->expr, &r->nenter);
+	return r->nenter && !r->enter ? -1 : 0;
+}
+
+void lf_run_free(struct lf_run *r)
+{
+	free(r->enter);
+	r->enter = NULL;
+	r->nenter = 0;
+}
+
+void lf_run_report_entry(struct lf_ctx *ctx, const struct lf_entry *e)
+{
+	if (e->error == ELOOP && e->loop_pathlen) {
+		FILE *fp = lf_diag_begin(ctx);
+		fputs("File system loop detected; ", fp);
+		lf_diag_quote(fp, e->path, e->pathlen);
+		fputs(" is part of the same file system loop as ", fp);
+		lf_diag_quote(fp, e->path, e->loop_pathlen);
+		fputc('.', fp);
+		lf_diag_end(ctx, LF_ERROR_FILE, e->path, e->pathlen, ELOOP);
+	} else {
+		lf_diag_path(ctx, e->path, e->pathlen, e->error);
+	}
+}
+
+enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
+{
+	struct lf_eval *ev = &r->ev;
+	r->entries++;
+	ev->walk = w;
+	ev->seq = r->entries;
+	ev->entry = e;
+	for (size_t i = 0; i < r->nenter; i++) {
+		r->enter[i]->enter(r->enter[i], ev);
+	}
+	if (e->visit == LF_VISIT_ERROR) {
+		if (e->error == ENOENT && r->cmd->ignore_race && e->depth > 0) {
+			return LF_RUN_SKIPPED;
+		}
+		if (r->report_errors) {
+			lf_out_flush(ev->out);
+			lf_run_report_entry(r->cmd->ctx, e);
+			ev->status = 1;
+		}
+		return LF_RUN_ERROR;
+	}
+	ev->entry = e;
+	bool match = !r->cmd->expr || lf_expr_eval(r->cmd->expr, ev);
+	return match ? LF_RUN_TRUE : LF_RUN_FALSE;
+}
+
+bool lf_run_must_stop(const struct lf_run *r)
+{
+	return r->ev.quit || r->ev.stop || r->ev.out->err;
+}
+
+const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
+{
+	struct stat slash, st;
+	if (!cmd->delete || stat("/", &slash) != 0) {
+		return NULL;
+	}
+	for (size_t i = 0; i < nroots; i++) {
+		if (lstat(roots[i], &st) == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino) {
+			return roots[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Walk @roots, evaluating the expression for every entry.
+ *
+ * @return 0 to go on with more roots, -1 when the run must stop (-quit, a
+ *         fatal error, a failed write, the walker failing)
+ */
+static int walk_roots(struct lf_run *r, const char *const *roots, size_t nroots)
+{
+	struct lf_cmdline *cmd = r->cmd;
+	struct lf_ctx *ctx = cmd->ctx;
+	struct lf_eval *ev = &r->ev;
+	const char *slash = lf_run_refused_root(cmd, roots, nroots);
+	if (slash) {
+		FILE *fp = lf_diag_begin(ctx);
+		fputs("refusing to delete ", fp);
+		lf_diag_quote(fp, slash, strlen(slash));
+		fputs(": it is the root directory /", fp);
+		lf_diag_end(ctx, LF_ERROR_USAGE, slash, strlen(slash), 0);
+		ev->status = 1;
+		return -1;
+	}
+	struct lf_walk_opts opts = cmd->opts;
+	opts.roots = roots;
+	opts.nroots = nroots;
+	struct lf_walk *w = lf_walk_open(&opts);
+	if (!w) {
+		lf_diag_kind(ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
+		ev->status = 1;
+		return -1;
+	}
+	struct lf_entry *e;
+	int n;
+	while ((n = lf_walk_next(w, &e)) > 0) {
+		lf_run_entry(r, w, e);
+		if (lf_run_must_stop(r)) {
+			break;
+		}
+	}
+	if (n < 0) {
+		lf_diag_kind(ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
+		ev->status = 1;
+	}
+	lf_counters_add(&r->total, lf_walk_counters(w));
+	lf_walk_close(w);
+	ev->walk = NULL;
+	ev->entry = NULL;
+	return n < 0 || lf_run_must_stop(r) ? -1 : 0;
+}
+
+/* "MESSAGE 'NAME'..." with NAME quoted as find quotes file names. */
+static void diag_named(struct lf_ctx *ctx, const char *before, const char *name, const char *after, int err)
+{
+	FILE *fp = lf_diag_begin(ctx);
+	fputs(before, fp);
+	lf_diag_quote(fp, name, strlen(name));
+	fputs(after, fp);
+	if (err) {
+		fprintf(fp, ": %s", strerror(err));
+	}
+	lf_diag_end(ctx, LF_ERROR_FILE, name, strlen(name), err);
+}
+
+/*
+ * Open -files0-from's FILE ("-": stdin) with GNU find 4.9's checks, in its
+ * order: no paths on the command line, and stdin not shared with -ok/-okdir.
+ * Sets *@label to the name messages give it.
+ *
+ * @return the stream, or NULL after the message
+ */
+static FILE *files0_open(const struct lf_cmdline *cmd, const char **label)
+{
+	struct lf_ctx *ctx = cmd->ctx;
+	if (cmd->first_path) {
+		diag_named(ctx, "extra operand ", cmd->first_path, "", 0);
+		lf_diag(ctx, "file operands cannot be combined with -files0-from");
+		return NULL;
+	}
+	if (strcmp(cmd->files0_from, "-") == 0) {
+		*label = "(standard input)";
+		if (cmd->ok_stdin) {
+			/* GNU's message ends with an empty line: "%s\n" through error(). */
+			lf_diag(ctx, "option -files0-from reading from standard input cannot be combined with -ok, "
+				"-okdir\n");
+			return NULL;
+		}
+		return stdin;
+	}
+	*label = cmd->files0_from;
+	FILE *fp = fopen(cmd->files0_from, "re");
+	if (!fp) {
+		diag_named(ctx, "cannot open ", cmd->files0_from, " for reading", errno);
+		return NULL;
+	}
+	/* /dev/stdin, or FILE given as stdin too ("< FILE"), is stdin again. */
+	struct stat a, b;
+	if (cmd->ok_stdin && fstat(fileno(fp), &a) == 0 && fstat(STDIN_FILENO, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino) {
+		diag_named(ctx, "option -files0-from: standard input must not refer to the same file when combined "
+			   "with -ok, -okdir: ",
+			   cmd->files0_from, "\n", 0);
+		fclose(fp);
+		return NULL;
+	}
+	return fp;
+}
+
+/*
+ * -files0-from: walk each NUL-separated name as it is read, as GNU find does
+ * (a name is walked before the next is read).  An empty name is an error
+ * that skips it; a read error ends the list.
+ */
+static void run_files0(struct lf_run *r)
+{
+	struct lf_ctx *ctx = r->cmd->ctx;
+	struct lf_eval *ev = &r->ev;
+	const char *label;
+	FILE *fp = files0_open(r->cmd, &label);
+	if (!fp) {
+		ev->status = 1;
+		return;
+	}
+	char *name = NULL;
+	size_t cap = 0;
+	unsigned long n = 0;
+	bool ok = true;
+	ssize_t len;
+	while ((len = getdelim(&name, &cap, '\0', fp)) >= 0) {
+		n++;
+		if (len > 0 && name[len - 1] == '\0') {
+			len--;
+		}
+		if (len == 0) {
+			lf_out_flush(ev->out);
+			FILE *msg = lf_diag_begin(ctx);
+			lf_diag_quote(msg, label, strlen(label));
+			fprintf(msg, ":%lu: invalid zero-length file name", n);
+			lf_diag_end(ctx, LF_ERROR_USAGE, NULL, 0, 0);
+			ev->status = 1;
+			ok = false;
+			continue;
+		}
+		const char *roots[] = {name};
+		if (walk_roots(r, roots, 1) != 0) {
+			ok = false;
+			break;
+		}
+	}
+	if (len < 0 && ferror(fp)) {
+		int err = errno;
+		lf_out_flush(ev->out);
+		diag_named(ctx, "", label, ": read error", err);
+		ev->status = 1;
+		ok = false;
+	}
+	free(name);
+	int closed = fp == stdin ? 0 : fclose(fp);
+	if (ok && closed != 0) {
+		diag_named(ctx, "error reading ", label, "", 0);
+		ev->status = 1;
+	}
+}
+
+int lf_run_roots(struct lf_run *r, const char *const *roots, size_t nroots)
+{
+	if (r->cmd->files0_from && !roots) {
+		run_files0(r);
+	} else if (roots) {
+		walk_roots(r, roots, nroots);
+	} else {
+		walk_roots(r, r->cmd->roots, r->cmd->nroots);
+	}
+	/* Pending -exec ... + batches run even after -quit, as in find. */
+	if (!r->ev.stop) {
+		lf_expr_finish(r->cmd->expr, &r->ev);
+	}
+	return r->ev.status;
+}
