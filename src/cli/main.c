@@ -45,9 +45,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef LUAFIND_VERSION
-#define LUAFIND_VERSION "unknown"
-#endif
 
 /*
  * If fd 0, 1 or 2 is closed, the first directory we open would take its
@@ -109,11 +106,17 @@ static void usage(const struct lf_ctx *ctx)
 	       ctx->progname, ctx->progname, ctx->progname);
 }
 
-/* The command line, for the reporter to show under a usage error. */
+/*
+ * The command line, for the reporter to show under a usage error: argi of
+ * an error is an index into what find's parser was given, map[argi] the
+ * index of that word in argv.
+ */
 struct cli_reporter {
 	struct lf_ctx *ctx;
 	int argc;
 	char **argv;
+	const int *map;
+	int nmap;
 };
 
 /*
@@ -125,13 +128,14 @@ static void cli_report(void *arg, const struct lf_error *err)
 	const struct cli_reporter *r = arg;
 	lf_diag_print(r->ctx, stderr, err);
 	if ((err->kind != LF_ERROR_USAGE && err->kind != LF_ERROR_UNKNOWN_PRIMARY) || err->argi < 1 ||
-	    err->argi >= r->argc) {
+	    err->argi >= r->nmap) {
 		return;
 	}
+	int argi = r->map[err->argi];
 	int col = fprintf(stderr, "%s:  ", r->ctx->progname);
 	int caret = 0, width = 0;
 	for (int i = 1; i < r->argc; i++) {
-		if (i == err->argi) {
+		if (i == argi) {
 			caret = col + (i > 1);
 			width = (int)strlen(r->argv[i]);
 		}
@@ -154,7 +158,89 @@ static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, u
 		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead);
 }
 
-static int run(struct lf_cmdline *cmd)
+/* luafind's own options, which may stand among find's leading options. */
+struct cli_opts {
+	bool stats, help, version, list_scripts;
+	const char *script;   /* --script FILE */
+	const char *run_name; /* --run NAME */
+	int script_argc;      /* the script's arguments */
+	char **script_argv;
+};
+
+static bool is_find_leading(const char *a)
+{
+	if (strncmp(a, "-O", 2) == 0) {
+		return true;
+	}
+	if (a[0] != '-' || !a[1]) {
+		return false;
+	}
+	return strspn(a + 1, "HLP") == strlen(a + 1);
+}
+
+/*
+ * Take luafind's own options out of the leading options: what is left, in
+ * order, goes to find's parser in @fargv (argv[0] first; map[i] is the index
+ * in argv of fargv[i]).  --help, --version, --list-scripts, --script and
+ * --run end the options; what follows the last two is the script's.
+ *
+ * @return 0, or -1 after a usage error
+ */
+static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_opts *o, char **fargv,
+			 int *map, int *fargc)
+{
+	int n = 0;
+	fargv[n] = argv[0];
+	map[n++] = 0;
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0) {
+			o->help = true;
+			break;
+		} else if (strcmp(a, "--version") == 0 || strcmp(a, "-version") == 0) {
+			o->version = true;
+			break;
+		} else if (strcmp(a, "--list-scripts") == 0) {
+			o->list_scripts = true;
+			break;
+		} else if (strcmp(a, "--script") == 0 || strcmp(a, "--run") == 0) {
+			bool script = a[2] == 's';
+			if (i + 1 >= argc) {
+				lf_diag(ctx, script ? "--script needs a file (or - for standard input)"
+						    : "--run needs a script name (see --list-scripts) or a file");
+				return -1;
+			}
+			*(script ? &o->script : &o->run_name) = argv[i + 1];
+			o->script_argc = argc - i - 2;
+			o->script_argv = argv + i + 2;
+			break;
+		} else if (strcmp(a, "--stats") == 0) {
+			o->stats = true;
+		} else if (strcmp(a, "-D") == 0) {
+			fargv[n] = argv[i];
+			map[n++] = i;
+			if (i + 1 < argc) {
+				i++;
+				fargv[n] = argv[i];
+				map[n++] = i;
+			}
+		} else if (is_find_leading(a)) {
+			fargv[n] = argv[i];
+			map[n++] = i;
+		} else {
+			for (; i < argc; i++) {
+				fargv[n] = argv[i];
+				map[n++] = i;
+			}
+		}
+	}
+	fargv[n] = NULL;
+	*fargc = n;
+	return 0;
+}
+
+static int run(struct lf_cmdline *cmd, bool stats)
 {
 	struct lf_ctx *ctx = cmd->ctx;
 	struct lf_out out;
@@ -170,7 +256,7 @@ static int run(struct lf_cmdline *cmd)
 	}
 	int status = lf_run_roots(&r, NULL, 0);
 	lf_run_free(&r);
-	if (cmd->stats) {
+	if (stats) {
 		print_stats(ctx, &r.total, r.entries);
 	}
 	if (lf_out_close(&out) != 0) {
@@ -208,27 +294,44 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	set_progname(ctx, argv[0]);
-	struct cli_reporter reporter = {ctx, argc, argv};
+	char **fargv = malloc(((size_t)argc + 1) * sizeof(*fargv));
+	int *map = malloc(((size_t)argc + 1) * sizeof(*map));
+	if (!fargv || !map) {
+		fprintf(stderr, "luafind: %s\n", strerror(errno));
+		return 1;
+	}
+	struct cli_reporter reporter = {ctx, argc, argv, map, 0};
 	lf_ctx_set_reporter(ctx, cli_report, &reporter, NULL, NULL);
+	struct cli_opts o = {0};
+	int fargc = 0;
+	if (split_options(ctx, argc, argv, &o, fargv, map, &fargc) != 0) {
+		free(fargv);
+		free(map);
+		lf_ctx_free(ctx);
+		return 1;
+	}
+	reporter.nmap = fargc;
 	struct lf_cmdline cmd;
 	int status = 0;
-	if (lf_parse(ctx, argc, argv, &cmd) != 0) {
+	if (lf_parse(ctx, fargc, fargv, &cmd) != 0) {
 		status = 1;
-	} else if (cmd.help) {
-		usage(ctx);
 	} else if (cmd.debug_help) {
 		lf_parse_debug_usage(stdout);
-	} else if (cmd.version) {
+	} else if (o.help) {
+		usage(ctx);
+	} else if (o.version) {
 		printf("luafind %s\n", LUAFIND_VERSION);
-	} else if (cmd.script) {
-		status = lf_cli_run_script(&cmd);
-	} else if (cmd.run_name || cmd.list_scripts) {
-		status = lf_cli_run_named(&cmd);
+	} else if (o.script) {
+		status = lf_cli_run_script(ctx, o.script, o.script_argc, o.script_argv);
+	} else if (o.run_name || o.list_scripts) {
+		status = lf_cli_run_named(ctx, o.run_name, o.script_argc, o.script_argv);
 	} else {
-		status = run(&cmd);
+		status = run(&cmd, o.stats);
 	}
 	lf_cmdline_free(&cmd);
-	lf_cli_close_lua(&cmd); /* after the expression, whose -lua nodes use it */
+	lf_cli_close_lua(); /* after the expression, whose -lua nodes use it */
+	free(fargv);
+	free(map);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		lf_diag(ctx, "write error");
 		status = 1;

@@ -33,13 +33,18 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* The Lua state, created by the first -lua or --script. */
-static lua_State *get_state(struct lf_cmdline *cmd)
+/*
+ * The Lua state of the process, created by the first -lua or --script.
+ * The executable's own: the libraries below it keep no global state.
+ */
+static lua_State *cli_lua;
+
+static lua_State *get_state(struct lf_ctx *ctx)
 {
-	if (!cmd->lua) {
-		cmd->lua = lf_lua_new(cmd->ctx);
+	if (!cli_lua) {
+		cli_lua = lf_lua_new(ctx);
 	}
-	return cmd->lua;
+	return cli_lua;
 }
 
 static void free_pred(void *data)
@@ -49,7 +54,7 @@ static void free_pred(void *data)
 
 static struct lf_expr *parse_lua(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
-	lua_State *L = get_state(lf_parser_cmdline(p));
+	lua_State *L = get_state(lf_parser_ctx(p));
 	if (!L) {
 		lf_parse_error(p, 0, "cannot create a Lua state: %s", strerror(errno));
 		return NULL;
@@ -79,7 +84,7 @@ static bool eval_lua(const struct lf_expr *x, struct lf_eval *ev)
 	int r = lf_lua_pred_eval(x->data, ev->walk, ev->entry, err, sizeof(err));
 	if (r < 0) {
 		lf_out_flush(ev->out);
-		lf_diag(ev->cmd->ctx, "-lua: %s", err);
+		lf_diag_kind(ev->cmd->ctx, LF_ERROR_RUNTIME, "-lua: %s", err);
 		ev->status = 1;
 		ev->stop = true;
 		return false;
@@ -87,14 +92,14 @@ static bool eval_lua(const struct lf_expr *x, struct lf_eval *ev)
 	return r > 0;
 }
 
-int lf_cli_run_script(struct lf_cmdline *cmd)
+int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv)
 {
-	lua_State *L = get_state(cmd);
+	lua_State *L = get_state(ctx);
 	if (!L) {
-		lf_diag(cmd->ctx, "cannot create a Lua state: %s", strerror(errno));
+		lf_diag(ctx, "cannot create a Lua state: %s", strerror(errno));
 		return 1;
 	}
-	return lf_lua_run_script(L, cmd->script, cmd->script_argc, cmd->script_argv);
+	return lf_lua_run_script(L, file, argc, argv);
 }
 
 /* The message handler of a protected call: the message plus a traceback. */
@@ -141,31 +146,31 @@ static void push_script_dirs(lua_State *L)
 #endif
 }
 
-int lf_cli_run_named(struct lf_cmdline *cmd)
+int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv)
 {
-	lua_State *L = get_state(cmd);
+	lua_State *L = get_state(ctx);
 	if (!L) {
-		lf_diag(cmd->ctx, "cannot create a Lua state: %s", strerror(errno));
+		lf_diag(ctx, "cannot create a Lua state: %s", strerror(errno));
 		return 1;
 	}
 	lua_pushcfunction(L, traceback);
 	int handler = lua_gettop(L);
 	if (luaL_loadstring(L, "local mode, dirs, name, args = ...\n"
 			       "return require('luafind.runner').main(mode, dirs, name, args)") != LUA_OK) {
-		lf_diag(cmd->ctx, "%s", lua_tostring(L, -1));
+		lf_diag(ctx, "%s", lua_tostring(L, -1));
 		return 1;
 	}
-	lua_pushstring(L, cmd->run_name ? "run" : "list");
+	lua_pushstring(L, name ? "run" : "list");
 	push_script_dirs(L);
-	lua_pushstring(L, cmd->run_name ? cmd->run_name : "");
-	lua_createtable(L, cmd->script_argc, 0);
-	for (int i = 0; i < cmd->script_argc; i++) {
-		lua_pushstring(L, cmd->script_argv[i]);
+	lua_pushstring(L, name ? name : "");
+	lua_createtable(L, argc, 0);
+	for (int i = 0; i < argc; i++) {
+		lua_pushstring(L, argv[i]);
 		lua_rawseti(L, -2, i + 1);
 	}
 	if (lua_pcall(L, 4, 1, handler) != LUA_OK) {
 		fflush(stdout);
-		lf_diag(cmd->ctx, "%s", lua_tostring(L, -1));
+		lf_diag(ctx, "%s", lua_tostring(L, -1));
 		return 1;
 	}
 	int status = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : lua_toboolean(L, -1) || lua_isnil(L, -1) ? 0 : 1;
@@ -173,11 +178,11 @@ int lf_cli_run_named(struct lf_cmdline *cmd)
 	return status;
 }
 
-void lf_cli_close_lua(struct lf_cmdline *cmd)
+void lf_cli_close_lua(void)
 {
-	if (cmd->lua) {
-		lua_close(cmd->lua);
-		cmd->lua = NULL;
+	if (cli_lua) {
+		lua_close(cli_lua);
+		cli_lua = NULL;
 	}
 }
 
@@ -191,23 +196,26 @@ int lf_prims_lua_add(struct lf_ctx *ctx)
 
 #else /* a build without Lua (-DLUAFIND_WITH_LUA=OFF) */
 
-int lf_cli_run_script(struct lf_cmdline *cmd)
+int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv)
 {
-	(void)cmd;
-	lf_diag(cmd->ctx, "--script: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
+	(void)file;
+	(void)argc;
+	(void)argv;
+	lf_diag(ctx, "--script: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
 	return 1;
 }
 
-int lf_cli_run_named(struct lf_cmdline *cmd)
+int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv)
 {
-	(void)cmd;
-	lf_diag(cmd->ctx, "--run: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
+	(void)name;
+	(void)argc;
+	(void)argv;
+	lf_diag(ctx, "--run: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
 	return 1;
 }
 
-void lf_cli_close_lua(struct lf_cmdline *cmd)
+void lf_cli_close_lua(void)
 {
-	(void)cmd;
 }
 
 int lf_prims_lua_add(struct lf_ctx *ctx)

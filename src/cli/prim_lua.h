@@ -1,6 +1,6 @@
 /**
  * prim_lua.h: the executable's Lua parts: the -lua primary, --script and
- * --run, over one Lua state that they share (cmd->lua).
+ * --run, over one Lua state that they share.
  */
 #ifndef LF_PRIM_LUA_H
 #define LF_PRIM_LUA_H
@@ -15,19 +15,22 @@
  */
 int lf_prims_lua_add(struct lf_ctx *ctx);
 
-/** Run cmd->script in the CLI's Lua state; returns the exit status. */
-int lf_cli_run_script(struct lf_cmdline *cmd);
+/**
+ * Run the Lua script @file ("-": standard input) with arguments
+ * @argv[0..@argc-1] in the CLI's Lua state; returns the exit status.
+ */
+int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv);
 
 /**
  * --run NAME [ARG...] and --list-scripts: hand over to the Lua runner
  * (lua/luafind/runner.lua) with the script directories, first match wins:
  * $XDG_DATA_HOME/luafind/scripts (or ~/.local/share/...), beside the
  * executable (../share/luafind/scripts), the source tree, the install prefix.
- * Returns the exit status.
+ * @name NULL lists the scripts.  Returns the exit status.
  */
-int lf_cli_run_named(struct lf_cmdline *cmd);
+int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv);
 
 /** Close the Lua state of -lua and --script, after the expression is freed. */
-void lf_cli_close_lua(struct lf_cmdline *cmd);
+void lf_cli_close_lua(void);
 
 #endif

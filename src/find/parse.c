@@ -12,8 +12,8 @@
  * (-maxdepth, -depth, ...) are nodes that evaluate to true, as in find.
  * This file holds the grammar, the options and the core actions.
  *
- * lf_parse() reads a whole command line (luafind's options, -H/-L/-P,
- * paths, expression); lf_parse_find() the expression alone, for roots the
+ * lf_parse() reads a find command line (-H/-L/-P and the other leading
+ * options, paths, expression); lf_parse_find() the expression alone, for roots the
  * caller gives (luafind.find), without the primaries registered by the
  * executable (-lua) and with one-line messages.
  */
@@ -782,39 +782,10 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd, .registered = true};
 
-	/* Long options of luafind itself, and find's leading options. */
+	/* find's leading options (the executable takes its own out first). */
 	for (; p.pos < argc; p.pos++) {
 		const char *a = argv[p.pos];
-		if (strcmp(a, "--help") == 0 || strcmp(a, "-help") == 0) {
-			cmd->help = true;
-			return 0;
-		} else if (strcmp(a, "--version") == 0 || strcmp(a, "-version") == 0) {
-			cmd->version = true;
-			return 0;
-		} else if (strcmp(a, "--script") == 0) {
-			if (p.pos + 1 >= argc) {
-				lf_diag(ctx, "--script needs a file (or - for standard input)");
-				return -1;
-			}
-			cmd->script = argv[p.pos + 1];
-			cmd->script_argc = argc - p.pos - 2;
-			cmd->script_argv = argv + p.pos + 2;
-			return 0;
-		} else if (strcmp(a, "--run") == 0) {
-			if (p.pos + 1 >= argc) {
-				lf_diag(ctx, "--run needs a script name (see --list-scripts) or a file");
-				return -1;
-			}
-			cmd->run_name = argv[p.pos + 1];
-			cmd->script_argc = argc - p.pos - 2;
-			cmd->script_argv = argv + p.pos + 2;
-			return 0;
-		} else if (strcmp(a, "--list-scripts") == 0) {
-			cmd->list_scripts = true;
-			return 0;
-		} else if (strcmp(a, "--stats") == 0) {
-			cmd->stats = true;
-		} else if (strcmp(a, "-P") == 0) {
+		if (strcmp(a, "-P") == 0) {
 			cmd->opts.symlinks = LF_PHYSICAL;
 		} else if (strcmp(a, "-H") == 0) {
 			cmd->opts.symlinks = LF_COMFOLLOW;

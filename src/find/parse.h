@@ -24,7 +24,6 @@
 #include "ctx.h"
 #include "expr.h"
 
-struct lua_State;
 #include "walk.h"
 
 /** What the command line asks for. */
@@ -34,9 +33,6 @@ struct lf_cmdline {
 	const char **roots; /**< owned array of borrowed argv strings */
 	size_t nroots;
 	struct lf_expr *expr;
-	bool stats;   /**< --stats: print the core's counters at the end */
-	bool help;    /**< --help was given: nothing else runs */
-	bool version; /**< --version was given */
 	bool debug_help; /**< -D help was given: nothing else runs */
 	unsigned debug;  /**< GNU's -D flags: accepted, no debug output yet */
 	bool warn;    /**< GNU's -warn/-nowarn (default: stdin is a terminal) */
@@ -49,12 +45,6 @@ struct lf_cmdline {
 	const char *files0_from;   /**< -files0-from FILE: the roots, NUL-separated ("-": stdin) */
 	const char *first_path;    /**< the first path on the command line, or NULL */
 	bool ok_stdin;             /**< -ok or -okdir appears: they read answers from stdin */
-	struct lua_State *lua;     /**< shared by -lua and --script, or NULL */
-	const char *script;        /**< --script FILE: run it instead of a walk */
-	const char *run_name;      /**< --run NAME: a bundled or user script */
-	bool list_scripts;         /**< --list-scripts */
-	int script_argc;           /**< the script's arguments */
-	char **script_argv;
 };
 
 struct lf_primary;
@@ -100,10 +90,7 @@ enum lf_parse_flags {
 int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, int argc, char **argv,
 		  unsigned flags, struct lf_cmdline *cmd);
 
-/**
- * Free what lf_parse() or lf_parse_find() allocated.  The CLI's Lua state
- * (cmd->lua) is not closed here: lf_cli_close_lua() does it, afterwards.
- */
+/** Free what lf_parse() or lf_parse_find() allocated. */
 void lf_cmdline_free(struct lf_cmdline *cmd);
 
 #endif

@@ -1,8 +1,6 @@
 # lua.cmake: the Lua side of luafind, included from the top-level
 # CMakeLists.txt.
 #
-#   lf_core (+= regex.c glob.c)  core facades over PCRE2 and fnmatch (no Lua),
-#                  added here if the top level does not list them
 #   lf_lua         OBJECT  the binding: luafind.c walk.c entry.c regex.c
 #                          find.c (luafind.find, over the front end lf_find)
 #   luafind_core   MODULE  lib/luafind/core.so for stock lua5.4, never linked
@@ -14,16 +12,6 @@
 # Tests: lua.* run tests/lua/*.lua with stock lua5.4 against the build tree
 # and through a small C host using lfcli.h; embed.* install into a scratch
 # prefix and build host programs against it.
-
-# The core facades (no Lua) owned here, unless the top level lists them.
-get_target_property(_lf_core_srcs lf_core SOURCES)
-list(FILTER _lf_core_srcs INCLUDE REGEX "(^|/)src/core/(regex|glob)\\.c$")
-if(NOT _lf_core_srcs)
-  target_sources(lf_core PRIVATE
-    ${PROJECT_SOURCE_DIR}/src/core/regex.c
-    ${PROJECT_SOURCE_DIR}/src/core/glob.c)
-  target_link_libraries(lf_core PRIVATE PkgConfig::PCRE2)
-endif()
 
 # Where the Lua module goes, relative to the prefix.  Under /usr, Debian's
 # own directories from the lua5.4 pkg-config variables; under any other
@@ -57,7 +45,6 @@ add_library(lf_lua OBJECT
   src/lua/regex.c)
 target_include_directories(lf_lua PRIVATE ${LUA_INCLUDE_DIRS})   # headers only
 target_link_libraries(lf_lua PRIVATE lf_core lf_find)
-target_compile_definitions(lf_lua PRIVATE LUAFIND_VERSION="${PROJECT_VERSION}")
 set_target_properties(lf_lua PROPERTIES
   POSITION_INDEPENDENT_CODE ON C_EXTENSIONS ON C_VISIBILITY_PRESET hidden)
 

@@ -18,9 +18,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef LUAFIND_VERSION
-#define LUAFIND_VERSION "unknown"
-#endif
 
 int lfb_fail(lua_State *L, const char *path, size_t len, int err)
 {
