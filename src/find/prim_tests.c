@@ -828,66 +828,52 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
 
 /* ---- -regex ----------------------------------------------------------- */
 
-/* 0 is the default: Emacs syntax, as in GNU find, so that its patterns work. */
-enum { RE_EMACS = 0, RE_FINDUTILS_DEFAULT, RE_PCRE2, RE_POSIX_EXTENDED, RE_POSIX_BASIC };
-
 /*
- * Emacs syntax (\(...\), \|, no intervals) has no regcomp() flag.  It goes
- * through glibc's GNU regex API, the code of the gnulib regex GNU find is
- * built with, and with the syntax bits GNU find gives it (findutils'
- * lib/regextype.c), so that patterns mean exactly what they mean there.
+ * The -regextype names.  Each but pcre2 goes through glibc's GNU regex API,
+ * the engine GNU find 4.9 uses, with the syntax bits GNU find gives it
+ * (findutils' lib/regextype.c), so that patterns mean exactly what they mean
+ * there.  lf_cmdline.regextype indexes this table; 0, the default, is emacs
+ * as in GNU find.
  */
-static bool is_gnu_syntax(int type)
-{
-	return type == RE_EMACS || type == RE_FINDUTILS_DEFAULT;
-}
-
-static reg_syntax_t gnu_syntax(int type, bool icase)
-{
-	reg_syntax_t bits = type == RE_FINDUTILS_DEFAULT ? RE_SYNTAX_EMACS | RE_DOT_NEWLINE : RE_SYNTAX_EMACS;
-	return icase ? bits | RE_ICASE : bits;
-}
-
 static const struct {
 	const char *name;
-	int type;
+	bool pcre;
+	reg_syntax_t syntax;
 } regextypes[] = {
-	{"pcre2", RE_PCRE2},
-	{"posix-extended", RE_POSIX_EXTENDED},
-	{"posix-egrep", RE_POSIX_EXTENDED},
-	{"egrep", RE_POSIX_EXTENDED},
-	{"posix-awk", RE_POSIX_EXTENDED},
-	{"awk", RE_POSIX_EXTENDED},
-	{"gnu-awk", RE_POSIX_EXTENDED},
-	{"posix-basic", RE_POSIX_BASIC},
-	{"posix-minimal-basic", RE_POSIX_BASIC},
-	{"grep", RE_POSIX_BASIC},
-	{"sed", RE_POSIX_BASIC},
-	{"ed", RE_POSIX_BASIC},
-	{"emacs", RE_EMACS},
-	{"findutils-default", RE_FINDUTILS_DEFAULT},
+	{"emacs", false, RE_SYNTAX_EMACS},
+	{"findutils-default", false, RE_SYNTAX_EMACS | RE_DOT_NEWLINE},
+	{"pcre2", true, 0},
+	{"awk", false, RE_SYNTAX_AWK},
+	{"ed", false, RE_SYNTAX_ED},
+	{"egrep", false, RE_SYNTAX_EGREP},
+	{"gnu-awk", false, RE_SYNTAX_GNU_AWK},
+	{"grep", false, RE_SYNTAX_GREP},
+	{"posix-awk", false, RE_SYNTAX_POSIX_AWK},
+	{"posix-basic", false, RE_SYNTAX_POSIX_BASIC},
+	{"posix-egrep", false, RE_SYNTAX_POSIX_EGREP},
+	{"posix-extended", false, RE_SYNTAX_POSIX_EXTENDED},
+	{"posix-minimal-basic", false, RE_SYNTAX_POSIX_MINIMAL_BASIC},
+	{"sed", false, RE_SYNTAX_SED},
 };
 
 static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	for (size_t i = 0; i < sizeof(regextypes) / sizeof(regextypes[0]); i++) {
 		if (strcmp(args[0], regextypes[i].name) == 0) {
-			lf_parser_cmdline(p)->regextype = regextypes[i].type;
+			lf_parser_cmdline(p)->regextype = (int)i;
 			return lf_parse_node(p, prim);
 		}
 	}
 	lf_parse_error(p, 1,
-		       "Unknown regular expression type '%s'; valid types are 'emacs' (the default), "
-		       "'findutils-default', 'pcre2', 'posix-extended' (also 'egrep', 'posix-egrep', "
-		       "'awk', 'posix-awk', 'gnu-awk') and 'posix-basic' (also 'posix-minimal-basic', "
-		       "'grep', 'sed', 'ed').",
+		       "Unknown regular expression type '%s'; valid types are 'findutils-default', 'ed', "
+		       "'emacs', 'gnu-awk', 'grep', 'posix-awk', 'awk', 'posix-basic', 'posix-egrep', "
+		       "'egrep', 'posix-extended', 'posix-minimal-basic', 'sed', 'pcre2'.",
 		       args[0]);
 	return NULL;
 }
 
 struct path_regex {
-	int type;
-	struct lf_regex *pcre;
+	struct lf_regex *pcre; /* pcre2, or else: */
 	regex_t posix;
 };
 
@@ -895,7 +881,7 @@ static void free_path_regex(void *data)
 {
 	struct path_regex *r = data;
 	if (r) {
-		if (r->type == RE_PCRE2) {
+		if (r->pcre) {
 			lf_regex_free(r->pcre);
 		} else {
 			regfree(&r->posix);
@@ -913,8 +899,8 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		lf_parse_error(p, 0, "%s", strerror(errno));
 		return NULL;
 	}
-	r->type = lf_parser_cmdline(p)->regextype;
-	if (r->type == RE_PCRE2) {
+	int type = lf_parser_cmdline(p)->regextype;
+	if (regextypes[type].pcre) {
 		/* Anchored at both ends, as find's -regex matches whole paths. */
 		size_t len = strlen(args[0]);
 		char *wrapped = malloc(len + 16);
@@ -934,23 +920,14 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 			free(r);
 			return NULL;
 		}
-	} else if (is_gnu_syntax(r->type)) {
+	} else {
 		/* Restored after: the syntax is a global of the C library. */
-		reg_syntax_t saved = re_set_syntax(gnu_syntax(r->type, icase));
+		reg_syntax_t bits = regextypes[type].syntax | (icase ? RE_ICASE : 0);
+		reg_syntax_t saved = re_set_syntax(bits);
 		const char *msg = re_compile_pattern(args[0], strlen(args[0]), &r->posix);
 		re_set_syntax(saved);
 		if (msg) {
-			lf_parse_error(p, 1, "failed to compile regular expression '%s': %s", args[0], msg);
-			free(r);
-			return NULL;
-		}
-	} else {
-		int flags = (r->type == RE_POSIX_EXTENDED ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0);
-		int err = regcomp(&r->posix, args[0], flags);
-		if (err) {
-			char msg[256];
-			regerror(err, &r->posix, msg, sizeof(msg));
-			/* GNU's words: its messages come from the same table. */
+			/* GNU's words: its messages come from the same engine. */
 			lf_parse_error(p, 1, "failed to compile regular expression '%s': %s", args[0], msg);
 			free(r);
 			return NULL;
@@ -970,16 +947,12 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 {
 	struct path_regex *r = x->data;
 	const struct lf_entry *e = ev->entry;
-	if (r->type == RE_PCRE2) {
+	if (r->pcre) {
 		return lf_regex_exec(r->pcre, e->path, e->pathlen, 0, 0) == 1;
 	}
-	if (is_gnu_syntax(r->type)) {
-		/* re_match() returns the length of the longest match at 0. */
-		return e->pathlen <= INT_MAX &&
-		       re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL) == (regoff_t)e->pathlen;
-	}
-	regmatch_t m;
-	return regexec(&r->posix, e->path, 1, &m, 0) == 0 && m.rm_so == 0 && (size_t)m.rm_eo == e->pathlen;
+	/* re_match() returns the length of the longest match at 0. */
+	return e->pathlen <= INT_MAX &&
+	       re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL) == (regoff_t)e->pathlen;
 }
 
 /* ---- -empty, -samefile, -xtype, access, -fstype ------------------------ */
