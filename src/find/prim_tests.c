@@ -19,6 +19,7 @@
 #include <fnmatch.h>
 #include <grp.h>
 #include <limits.h>
+#include <math.h>
 #include <pwd.h>
 #include <regex.h>
 #include <stdio.h>
@@ -39,24 +40,33 @@ static const char *comparison(const char *s, int *cmp)
 	return *cmp ? s + 1 : s;
 }
 
-/* A decimal integer with an optional sign, as GNU's -links & co take it. */
-static bool parse_count(const char *s, int *cmp, long long *out)
+/*
+ * A decimal integer after an optional '+' or '-', as GNU's get_num() takes
+ * it with xstrtoumax(): blanks and one more '+' may come first, a '-' may
+ * not ("-+5" is less than 5, "+-5" is refused), and up to UINTMAX_MAX.
+ */
+static bool parse_count(const char *s, int *cmp, unsigned long long *out)
 {
 	const char *d = comparison(s, cmp);
-	if (!isdigit((unsigned char)*d)) {
+	const char *q = d;
+	while (isspace((unsigned char)*q)) {
+		q++;
+	}
+	if (*q == '-') {
 		return false;
 	}
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(d, &end, 10);
-	if (*end || errno || v > LLONG_MAX) {
+	if (end == d || *end || errno) {
 		return false;
 	}
-	*out = (long long)v;
+	*out = v;
 	return true;
 }
 
-static bool compare(long long value, int cmp, long long n)
+/* Compared unsigned, as GNU compares uintmax_t: no stat value is negative. */
+static bool compare(unsigned long long value, int cmp, unsigned long long n)
 {
 	return cmp > 0 ? value > n : cmp < 0 ? value < n : value == n;
 }
@@ -64,7 +74,7 @@ static bool compare(long long value, int cmp, long long n)
 static struct lf_expr *parse_numeric(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	int cmp;
-	long long n;
+	unsigned long long n;
 	if (!parse_count(args[0], &cmp, &n)) {
 		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
 		return NULL;
@@ -72,7 +82,7 @@ static struct lf_expr *parse_numeric(struct lf_parser *p, const struct lf_primar
 	struct lf_expr *x = lf_parse_node(p, prim);
 	if (x) {
 		x->cmp = cmp;
-		x->num = n;
+		x->num = (long long)n;
 	}
 	return x;
 }
@@ -80,59 +90,67 @@ static struct lf_expr *parse_numeric(struct lf_parser *p, const struct lf_primar
 static bool eval_links(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && compare((long long)st->nlink, x->cmp, x->num);
+	return st && compare(st->nlink, x->cmp, (unsigned long long)x->num);
 }
 
 static bool eval_inum(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && compare((long long)st->ino, x->cmp, x->num);
+	return st && compare(st->ino, x->cmp, (unsigned long long)x->num);
 }
 
 static bool eval_uid(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && compare(st->uid, x->cmp, x->num);
+	return st && compare(st->uid, x->cmp, (unsigned long long)x->num);
 }
 
 static bool eval_gid(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && compare(st->gid, x->cmp, x->num);
+	return st && compare(st->gid, x->cmp, (unsigned long long)x->num);
 }
 
 /* ---- -size ------------------------------------------------------------ */
 
+/*
+ * GNU's parse_size: the last character is the unit (a digit: 512-byte
+ * blocks), what comes before it a number as for -links.
+ */
 static struct lf_expr *parse_size(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
-	int cmp;
-	const char *d = comparison(args[0], &cmp);
-	char *end;
-	errno = 0;
-	unsigned long long n = isdigit((unsigned char)*d) ? strtoull(d, &end, 10) : 0;
-	if (!isdigit((unsigned char)*d)) {
-		lf_parse_error(p, 1, "invalid -size type `%c'", *d ? *d : args[0][0]);
+	size_t len = strlen(args[0]);
+	if (len == 0) {
+		lf_parse_error(p, 1, "invalid null argument to -size");
 		return NULL;
 	}
+	char last = args[0][len - 1];
 	long long unit = 512;
-	if (*end) {
-		switch (*end) {
-		case 'b': unit = 512; break;
-		case 'c': unit = 1; break;
-		case 'w': unit = 2; break;
-		case 'k': unit = 1024; break;
-		case 'M': unit = 1024 * 1024; break;
-		case 'G': unit = 1024 * 1024 * 1024; break;
-		default:
-			lf_parse_error(p, 1, "invalid -size type `%c'", *end);
+	switch (last) {
+	case 'b': unit = 512; break;
+	case 'c': unit = 1; break;
+	case 'w': unit = 2; break;
+	case 'k': unit = 1024; break;
+	case 'M': unit = 1024 * 1024; break;
+	case 'G': unit = 1024 * 1024 * 1024; break;
+	default:
+		if (!isdigit((unsigned char)last)) {
+			lf_parse_error(p, 1, "invalid -size type `%c'", last);
 			return NULL;
 		}
-		if (end[1]) {
-			lf_parse_error(p, 1, "invalid -size type `%c'", end[1]);
-			return NULL;
-		}
+		len++; /* no unit: the digit is part of the number */
+		break;
 	}
-	if (errno || n > LLONG_MAX) {
+	char *num = strndup(args[0], len - 1);
+	if (!num) {
+		lf_parse_error(p, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	int cmp;
+	unsigned long long n;
+	bool ok = parse_count(num, &cmp, &n);
+	free(num);
+	if (!ok) {
 		lf_parse_error(p, 1, "Invalid argument `%s' to -size", args[0]);
 		return NULL;
 	}
@@ -152,9 +170,9 @@ static bool eval_size(const struct lf_expr *x, struct lf_eval *ev)
 	if (!st) {
 		return false;
 	}
-	long long unit = x->mask;
-	long long units = st->size / unit + (st->size % unit != 0);
-	return compare(units, x->cmp, x->num);
+	unsigned long long unit = x->mask;
+	unsigned long long units = st->size / unit + (st->size % unit != 0);
+	return compare(units, x->cmp, (unsigned long long)x->num);
 }
 
 /* ---- times ------------------------------------------------------------ */
@@ -185,37 +203,40 @@ static double ts_diff(struct timespec a, struct timespec b)
 }
 
 /*
- * GNU's get_relative_timestamp: the reference is ORIGIN - N units, and the
- * sense of the comparison is inverted ("+N": older than the reference).
+ * GNU's get_relative_timestamp, to the letter: after a leading '+' or '-',
+ * strtod() takes the rest whole (so " 5", "+-5", "0x10", "inf" and "1e300"
+ * are numbers, as there); the reference is ORIGIN - N units and the sense
+ * of the comparison is inverted ("+N": older than the reference).
+ * @return 0, -1 for an invalid number, -2 for GNU's arithmetic overflow
  */
-static bool relative_time(const char *arg, struct timespec origin, double unit, bool day_fudge,
-			  struct lf_expr *x)
+static int relative_time(const char *arg, struct timespec origin, double unit, struct lf_expr *x)
 {
 	int cmp;
 	const char *d = comparison(arg, &cmp);
 	char *end;
-	if (!*d || isspace((unsigned char)*d)) {
-		return false;
-	}
 	errno = 0;
 	double offset = strtod(d, &end);
-	if (*end || errno || !(offset >= 0.0) || offset > 1e15) {
-		return false;
+	/* GNU find fails an assertion on NaN: refused here. */
+	if (end == d || *end || (offset != 0.0 && errno == ERANGE) || isnan(offset)) {
+		return -1;
 	}
-	if (day_fudge && cmp < 0) {
-		origin.tv_sec += DAYSECS - 1; /* GNU's end-of-day fudge for -N */
+	double seconds;
+	double nsec = modf(offset * unit, &seconds) * 1e9;
+	double sec = (double)origin.tv_sec - seconds;
+	/* Out of range, the conversion gives GNU find (x86-64) the minimum. */
+	time_t t = sec >= -0x1p63 && sec < 0x1p63 ? (time_t)sec : (time_t)LLONG_MIN;
+	if ((origin.tv_sec < t) != (seconds < 0)) {
+		return -2;
 	}
-	double total = offset * unit;
-	long long secs = (long long)total;
-	long nsec = (long)((total - (double)secs) * 1e9);
-	x->ref.tv_sec = origin.tv_sec - secs;
-	x->ref.tv_nsec = origin.tv_nsec - nsec;
-	if (x->ref.tv_nsec < 0) {
+	x->ref.tv_sec = t;
+	x->ref.tv_nsec = (long)((double)origin.tv_nsec - nsec);
+	if ((double)origin.tv_nsec < nsec) {
+		/* nsec is 0 beyond 2^53 seconds: t is no minimum here */
 		x->ref.tv_nsec += 1000000000L;
 		x->ref.tv_sec--;
 	}
 	x->cmp = -cmp;
-	return true;
+	return 0;
 }
 
 /* GNU's pred_timewindow. */
@@ -242,9 +263,17 @@ static struct lf_expr *parse_xtime(struct lf_parser *p, const struct lf_primary 
 	struct timespec origin = cmd->day_start;
 	if (minutes) {
 		origin.tv_sec += DAYSECS; /* minutes count from "now" */
+	} else if (args[0][0] == '-') {
+		origin.tv_sec += DAYSECS - 1; /* GNU's end-of-day fudge for -N */
 	}
-	if (!relative_time(args[0], origin, minutes ? 60 : DAYSECS, !minutes, x)) {
-		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+	int err = relative_time(args[0], origin, minutes ? 60 : DAYSECS, x);
+	if (err) {
+		if (err == -2) {
+			lf_parse_error(p, 1, "arithmetic overflow while converting %s %s to a number of seconds",
+				       args[0] + (args[0][0] == '+' || args[0][0] == '-'), minutes ? "minutes" : "days");
+		} else {
+			lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+		}
 		lf_expr_free(x);
 		return NULL;
 	}
@@ -261,56 +290,46 @@ static bool eval_xtime(const struct lf_expr *x, struct lf_eval *ev)
 }
 
 /*
- * -used N: last accessed N days after its status last changed, counted in
- * started days as GNU find 4.9 does it (measured: a file read one hour after
- * its change is -used 1, -used -1 and -used +0; read before it, never).  A
- * file whose access time equals its change time (never read since) is
- * -used 1 and -used -N for any N > 0, but never -used +N.
+ * -used N: last accessed N days after its status last changed, as GNU's
+ * parse_used and pred_used have it: the reference is a delta from an origin
+ * of 0 (relative_time), compared with ctime - atime, which is never
+ * positive (a file read before its change is never -used).  So a file read
+ * one hour after its change is -used 1, -used -1 and -used +0, and one never
+ * read since (atime equal to ctime) -used 1 and -used -N for any N > 0.
  */
 static struct lf_expr *parse_used(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
-	int cmp;
-	const char *d = comparison(args[0], &cmp);
-	char *end;
-	errno = 0;
-	double days = *d ? strtod(d, &end) : -1;
-	if (!*d || *end || errno || !(days >= 0) || days > 1e12) {
-		lf_parse_error(p, 1, "Invalid argument %s to %s", args[0], prim->name);
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (!x) {
 		return NULL;
 	}
-	struct lf_expr *x = lf_parse_node(p, prim);
-	if (x) {
-		double secs = days * DAYSECS;
-		x->cmp = cmp;
-		x->ref.tv_sec = (time_t)secs;
-		x->ref.tv_nsec = (long)((secs - (double)x->ref.tv_sec) * 1e9);
+	struct timespec zero = {0, 0};
+	int err = relative_time(args[0], zero, DAYSECS, x);
+	if (err) {
+		if (err == -2) {
+			lf_parse_error(p, 1, "arithmetic overflow while converting %s days to a number of seconds",
+				       args[0] + (args[0][0] == '+' || args[0][0] == '-'));
+		} else {
+			lf_parse_error(p, 1, "Invalid argument %s to %s", args[0], prim->name);
+		}
+		lf_expr_free(x);
+		return NULL;
 	}
 	return x;
 }
 
-/*
- * GNU's pred_used compares the delta ctime - atime (never positive) with
- * -N days, inverting the sense of + and -; in terms of d = atime - ctime
- * that is d < N for -N, d > N for +N, and N - 1 <= d < N days for N.
- */
 static bool eval_used(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	if (!st) {
+	if (!st || ts_cmp(st->atime, st->ctime) < 0) {
 		return false;
 	}
-	double d = ts_diff(st->atime, st->ctime);
-	double n = (double)x->ref.tv_sec + (double)x->ref.tv_nsec / 1e9;
-	if (d < 0) {
-		return false;
+	struct timespec delta = {st->ctime.tv_sec - st->atime.tv_sec, st->ctime.tv_nsec - st->atime.tv_nsec};
+	if (delta.tv_nsec < 0) {
+		delta.tv_nsec += 1000000000L;
+		delta.tv_sec--;
 	}
-	if (x->cmp > 0) {
-		return d > n;
-	}
-	if (x->cmp < 0) {
-		return d < n;
-	}
-	return d >= n - DAYSECS && d < n;
+	return time_window(delta, x, DAYSECS);
 }
 
 static struct lf_expr *parse_daystart(struct lf_parser *p, const struct lf_primary *prim, char **args)
