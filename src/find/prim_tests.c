@@ -490,10 +490,13 @@ static bool eval_newer(const struct lf_expr *x, struct lf_eval *ev)
 /* ---- -perm ------------------------------------------------------------ */
 
 /*
- * A chmod-style mode applied to 0 (GNU's mode_adjust with no umask), for a
- * non-directory ([0]) and a directory ([1]), which differ only by 'X'.
+ * A chmod-style mode applied to 0, for a non-directory ([0]) and a directory
+ * ([1]), which differ only by 'X'.  As POSIX has it since Austin Group bug
+ * 1392, and bfs 4 does, a clause with no who letter ("+w", "-perm -+w")
+ * leaves out the bits of the umask @cmask from its r, w, x, X and copies, as chmod
+ * does; GNU find 4.9 applies no umask.
  */
-static bool symbolic_mode(const char *s, unsigned out[2])
+static bool symbolic_mode(const char *s, unsigned cmask, unsigned out[2])
 {
 	unsigned val[2] = {0, 0};
 	const char *c = s;
@@ -502,6 +505,8 @@ static bool symbolic_mode(const char *s, unsigned out[2])
 		for (; strchr("ugoa", *c) && *c; c++) {
 			who |= *c == 'u' ? 04700 : *c == 'g' ? 02070 : *c == 'o' ? 01007 : 07777;
 		}
+		/* The permission bits a clause may set; special ones go by who. */
+		unsigned allowed = who ? who : 07777 & ~(cmask & 0777);
 		if (!who) {
 			who = 07777;
 		}
@@ -531,7 +536,7 @@ static bool symbolic_mode(const char *s, unsigned out[2])
 						}
 					}
 				}
-				bits &= who;
+				bits &= (allowed & 0777) | (who & 07000);
 				if (op == '+') {
 					val[d] |= bits;
 				} else if (op == '-') {
@@ -578,9 +583,14 @@ static struct lf_expr *parse_perm(struct lf_parser *p, const struct lf_primary *
 			return NULL;
 		}
 		mode[0] = mode[1] = (unsigned)v;
-	} else if (!symbolic_mode(s, mode)) {
-		lf_parse_error(p, 1, "invalid mode '%s'", args[0]);
-		return NULL;
+	} else {
+		/* Read without a getter: set back at once (parsing is single-threaded). */
+		mode_t mask = umask(0);
+		umask(mask);
+		if (!symbolic_mode(s, (unsigned)mask, mode)) {
+			lf_parse_error(p, 1, "invalid mode '%s'", args[0]);
+			return NULL;
+		}
 	}
 	if (kind > 0 && mode[0] == 0 && mode[1] == 0) {
 		/* GNU warns here whatever -warn says. */
