@@ -236,7 +236,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false},
 		{"-print0", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print0, false},
 		{"-prune", LF_PRIM_ACTION_PRINTS, 0, parse_prune, lf_eval_prune, false},
-		{"-quit", LF_PRIM_ACTION, 0, parse_simple, lf_eval_quit, false},
+		{"-quit", LF_PRIM_ACTION_PRINTS, 0, parse_simple, lf_eval_quit, false},
 		{"-true", LF_PRIM_TEST, 0, parse_simple, lf_eval_true, false},
 		{"-warn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
 		{"-xdev", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},

@@ -203,9 +203,12 @@ static lf_eval_fn eval_exec;
 static lf_finish_fn finish_exec, enter_execdir;
 
 /*
- * The words up to ";", or up to "+" right after a word holding "{}" (not for
- * -ok and -okdir), with GNU's checks in GNU's order: PATH first for the *dir
- * forms, then the terminator, then the "+" form's single, standalone "{}".
+ * The words up to ";", or up to "+" right after a lone "{}" (not for -ok and
+ * -okdir): POSIX's reading, and bfs's, so that "{}+ +{} + ;" are words of a
+ * ";" command.  GNU ends at a "+" after any word holding "{}"; where that
+ * leaves no terminator, its messages say why.  GNU's checks in GNU's order:
+ * PATH first for the *dir forms, then the terminator, then the "+" form's
+ * single, standalone "{}".
  */
 static struct lf_expr *parse_exec(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -222,19 +225,32 @@ static struct lf_expr *parse_exec(struct lf_parser *p, const struct lf_primary *
 	}
 
 	int end = 0, braces = 0, brace_at = 0;
-	bool saw_braces = false;
+	int gnu_braces = 0, gnu_brace_at = -1; /* at the "+" GNU would end at */
+	bool saw_braces = false, lone_braces = false;
 	for (; args[end] && strcmp(args[end], ";") != 0; end++) {
-		if (!(flags & EXEC_CONFIRM) && saw_braces && strcmp(args[end], "+") == 0) {
-			flags |= EXEC_MULTI;
-			break;
+		if (!(flags & EXEC_CONFIRM) && strcmp(args[end], "+") == 0) {
+			if (lone_braces) {
+				flags |= EXEC_MULTI;
+				break;
+			}
+			if (saw_braces && gnu_brace_at < 0) {
+				gnu_braces = braces;
+				gnu_brace_at = brace_at;
+			}
 		}
 		saw_braces = strstr(args[end], "{}") != NULL;
+		lone_braces = strcmp(args[end], "{}") == 0;
 		if (saw_braces) {
 			braces++;
 			brace_at = end;
 		}
 	}
-	if (!args[end]) {
+	if (!args[end] && gnu_brace_at >= 0) {
+		/* GNU's "+" form, whose "{}" is not alone: GNU's messages below. */
+		flags |= EXEC_MULTI;
+		braces = gnu_braces;
+		brace_at = gnu_brace_at;
+	} else if (!args[end]) {
 		lf_parse_error(p, 0, "missing argument to `%s'", prim->name);
 		return NULL;
 	}

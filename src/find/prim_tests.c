@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,24 +38,33 @@ static const char *comparison(const char *s, int *cmp)
 	return *cmp ? s + 1 : s;
 }
 
-/* A decimal integer with an optional sign, as GNU's -links & co take it. */
-static bool parse_count(const char *s, int *cmp, long long *out)
+/*
+ * A decimal integer after an optional '+' or '-', as GNU's get_num() takes
+ * it with xstrtoumax(): blanks and one more '+' may come first, a '-' may
+ * not ("-+5" is less than 5, "+-5" is refused), and up to UINTMAX_MAX.
+ */
+static bool parse_count(const char *s, int *cmp, unsigned long long *out)
 {
 	const char *d = comparison(s, cmp);
-	if (!isdigit((unsigned char)*d)) {
+	const char *q = d;
+	while (isspace((unsigned char)*q)) {
+		q++;
+	}
+	if (*q == '-') {
 		return false;
 	}
 	char *end;
 	errno = 0;
 	unsigned long long v = strtoull(d, &end, 10);
-	if (*end || errno || v > LLONG_MAX) {
+	if (end == d || *end || errno) {
 		return false;
 	}
-	*out = (long long)v;
+	*out = v;
 	return true;
 }
 
-static bool compare(long long value, int cmp, long long n)
+/* Compared unsigned, as GNU compares uintmax_t: no stat value is negative. */
+static bool compare(unsigned long long value, int cmp, unsigned long long n)
 {
 	return cmp > 0 ? value > n : cmp < 0 ? value < n : value == n;
 }
@@ -62,7 +72,7 @@ static bool compare(long long value, int cmp, long long n)
 static struct lf_expr *parse_numeric(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	int cmp;
-	long long n;
+	unsigned long long n;
 	if (!parse_count(args[0], &cmp, &n)) {
 		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
 		return NULL;
@@ -70,7 +80,7 @@ static struct lf_expr *parse_numeric(struct lf_parser *p, const struct lf_primar
 	struct lf_expr *x = lf_parse_node(p, prim);
 	if (x) {
 		x->cmp = cmp;
-		x->num = n;
+		x->num = (long long)n;
 	}
 	return x;
 }
@@ -78,59 +88,67 @@ static struct lf_expr *parse_numeric(struct lf_parser *p, const struct lf_primar
 static bool eval_links(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && compare((long long)st->nlink, x->cmp, x->num);
+	return st && compare(st->nlink, x->cmp, (unsigned long long)x->num);
 }
 
 static bool eval_inum(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && compare((long long)st->ino, x->cmp, x->num);
+	return st && compare(st->ino, x->cmp, (unsigned long long)x->num);
 }
 
 static bool eval_uid(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && compare(st->uid, x->cmp, x->num);
+	return st && compare(st->uid, x->cmp, (unsigned long long)x->num);
 }
 
 static bool eval_gid(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	return st && compare(st->gid, x->cmp, x->num);
+	return st && compare(st->gid, x->cmp, (unsigned long long)x->num);
 }
 
 /* ---- -size ------------------------------------------------------------ */
 
+/*
+ * GNU's parse_size: the last character is the unit (a digit: 512-byte
+ * blocks), what comes before it a number as for -links.
+ */
 static struct lf_expr *parse_size(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
-	int cmp;
-	const char *d = comparison(args[0], &cmp);
-	char *end;
-	errno = 0;
-	unsigned long long n = isdigit((unsigned char)*d) ? strtoull(d, &end, 10) : 0;
-	if (!isdigit((unsigned char)*d)) {
-		lf_parse_error(p, 1, "invalid -size type `%c'", *d ? *d : args[0][0]);
+	size_t len = strlen(args[0]);
+	if (len == 0) {
+		lf_parse_error(p, 1, "invalid null argument to -size");
 		return NULL;
 	}
+	char last = args[0][len - 1];
 	long long unit = 512;
-	if (*end) {
-		switch (*end) {
-		case 'b': unit = 512; break;
-		case 'c': unit = 1; break;
-		case 'w': unit = 2; break;
-		case 'k': unit = 1024; break;
-		case 'M': unit = 1024 * 1024; break;
-		case 'G': unit = 1024 * 1024 * 1024; break;
-		default:
-			lf_parse_error(p, 1, "invalid -size type `%c'", *end);
+	switch (last) {
+	case 'b': unit = 512; break;
+	case 'c': unit = 1; break;
+	case 'w': unit = 2; break;
+	case 'k': unit = 1024; break;
+	case 'M': unit = 1024 * 1024; break;
+	case 'G': unit = 1024 * 1024 * 1024; break;
+	default:
+		if (!isdigit((unsigned char)last)) {
+			lf_parse_error(p, 1, "invalid -size type `%c'", last);
 			return NULL;
 		}
-		if (end[1]) {
-			lf_parse_error(p, 1, "invalid -size type `%c'", end[1]);
-			return NULL;
-		}
+		len++; /* no unit: the digit is part of the number */
+		break;
 	}
-	if (errno || n > LLONG_MAX) {
+	char *num = strndup(args[0], len - 1);
+	if (!num) {
+		lf_parse_error(p, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	int cmp;
+	unsigned long long n;
+	bool ok = parse_count(num, &cmp, &n);
+	free(num);
+	if (!ok) {
 		lf_parse_error(p, 1, "Invalid argument `%s' to -size", args[0]);
 		return NULL;
 	}
@@ -150,9 +168,9 @@ static bool eval_size(const struct lf_expr *x, struct lf_eval *ev)
 	if (!st) {
 		return false;
 	}
-	long long unit = x->mask;
-	long long units = st->size / unit + (st->size % unit != 0);
-	return compare(units, x->cmp, x->num);
+	unsigned long long unit = x->mask;
+	unsigned long long units = st->size / unit + (st->size % unit != 0);
+	return compare(units, x->cmp, (unsigned long long)x->num);
 }
 
 /* ---- times ------------------------------------------------------------ */
@@ -183,37 +201,40 @@ static double ts_diff(struct timespec a, struct timespec b)
 }
 
 /*
- * GNU's get_relative_timestamp: the reference is ORIGIN - N units, and the
- * sense of the comparison is inverted ("+N": older than the reference).
+ * GNU's get_relative_timestamp, to the letter: after a leading '+' or '-',
+ * strtod() takes the rest whole (so " 5", "+-5", "0x10", "inf" and "1e300"
+ * are numbers, as there); the reference is ORIGIN - N units and the sense
+ * of the comparison is inverted ("+N": older than the reference).
+ * @return 0, -1 for an invalid number, -2 for GNU's arithmetic overflow
  */
-static bool relative_time(const char *arg, struct timespec origin, double unit, bool day_fudge,
-			  struct lf_expr *x)
+static int relative_time(const char *arg, struct timespec origin, double unit, struct lf_expr *x)
 {
 	int cmp;
 	const char *d = comparison(arg, &cmp);
 	char *end;
-	if (!*d || isspace((unsigned char)*d)) {
-		return false;
-	}
 	errno = 0;
 	double offset = strtod(d, &end);
-	if (*end || errno || !(offset >= 0.0) || offset > 1e15) {
-		return false;
+	/* GNU find fails an assertion on NaN: refused here. */
+	if (end == d || *end || (offset != 0.0 && errno == ERANGE) || isnan(offset)) {
+		return -1;
 	}
-	if (day_fudge && cmp < 0) {
-		origin.tv_sec += DAYSECS - 1; /* GNU's end-of-day fudge for -N */
+	double seconds;
+	double nsec = modf(offset * unit, &seconds) * 1e9;
+	double sec = (double)origin.tv_sec - seconds;
+	/* Out of range, the conversion gives GNU find (x86-64) the minimum. */
+	time_t t = sec >= -0x1p63 && sec < 0x1p63 ? (time_t)sec : (time_t)LLONG_MIN;
+	if ((origin.tv_sec < t) != (seconds < 0)) {
+		return -2;
 	}
-	double total = offset * unit;
-	long long secs = (long long)total;
-	long nsec = (long)((total - (double)secs) * 1e9);
-	x->ref.tv_sec = origin.tv_sec - secs;
-	x->ref.tv_nsec = origin.tv_nsec - nsec;
-	if (x->ref.tv_nsec < 0) {
+	x->ref.tv_sec = t;
+	x->ref.tv_nsec = (long)((double)origin.tv_nsec - nsec);
+	if ((double)origin.tv_nsec < nsec) {
+		/* nsec is 0 beyond 2^53 seconds: t is no minimum here */
 		x->ref.tv_nsec += 1000000000L;
 		x->ref.tv_sec--;
 	}
 	x->cmp = -cmp;
-	return true;
+	return 0;
 }
 
 /* GNU's pred_timewindow. */
@@ -240,9 +261,17 @@ static struct lf_expr *parse_xtime(struct lf_parser *p, const struct lf_primary 
 	struct timespec origin = cmd->day_start;
 	if (minutes) {
 		origin.tv_sec += DAYSECS; /* minutes count from "now" */
+	} else if (args[0][0] == '-') {
+		origin.tv_sec += DAYSECS - 1; /* GNU's end-of-day fudge for -N */
 	}
-	if (!relative_time(args[0], origin, minutes ? 60 : DAYSECS, !minutes, x)) {
-		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+	int err = relative_time(args[0], origin, minutes ? 60 : DAYSECS, x);
+	if (err) {
+		if (err == -2) {
+			lf_parse_error(p, 1, "arithmetic overflow while converting %s %s to a number of seconds",
+				       args[0] + (args[0][0] == '+' || args[0][0] == '-'), minutes ? "minutes" : "days");
+		} else {
+			lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+		}
 		lf_expr_free(x);
 		return NULL;
 	}
@@ -259,56 +288,46 @@ static bool eval_xtime(const struct lf_expr *x, struct lf_eval *ev)
 }
 
 /*
- * -used N: last accessed N days after its status last changed, counted in
- * started days as GNU find 4.9 does it (measured: a file read one hour after
- * its change is -used 1, -used -1 and -used +0; read before it, never).  A
- * file whose access time equals its change time (never read since) is
- * -used 1 and -used -N for any N > 0, but never -used +N.
+ * -used N: last accessed N days after its status last changed, as GNU's
+ * parse_used and pred_used have it: the reference is a delta from an origin
+ * of 0 (relative_time), compared with ctime - atime, which is never
+ * positive (a file read before its change is never -used).  So a file read
+ * one hour after its change is -used 1, -used -1 and -used +0, and one never
+ * read since (atime equal to ctime) -used 1 and -used -N for any N > 0.
  */
 static struct lf_expr *parse_used(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
-	int cmp;
-	const char *d = comparison(args[0], &cmp);
-	char *end;
-	errno = 0;
-	double days = *d ? strtod(d, &end) : -1;
-	if (!*d || *end || errno || !(days >= 0) || days > 1e12) {
-		lf_parse_error(p, 1, "Invalid argument %s to %s", args[0], prim->name);
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (!x) {
 		return NULL;
 	}
-	struct lf_expr *x = lf_parse_node(p, prim);
-	if (x) {
-		double secs = days * DAYSECS;
-		x->cmp = cmp;
-		x->ref.tv_sec = (time_t)secs;
-		x->ref.tv_nsec = (long)((secs - (double)x->ref.tv_sec) * 1e9);
+	struct timespec zero = {0, 0};
+	int err = relative_time(args[0], zero, DAYSECS, x);
+	if (err) {
+		if (err == -2) {
+			lf_parse_error(p, 1, "arithmetic overflow while converting %s days to a number of seconds",
+				       args[0] + (args[0][0] == '+' || args[0][0] == '-'));
+		} else {
+			lf_parse_error(p, 1, "Invalid argument %s to %s", args[0], prim->name);
+		}
+		lf_expr_free(x);
+		return NULL;
 	}
 	return x;
 }
 
-/*
- * GNU's pred_used compares the delta ctime - atime (never positive) with
- * -N days, inverting the sense of + and -; in terms of d = atime - ctime
- * that is d < N for -N, d > N for +N, and N - 1 <= d < N days for N.
- */
 static bool eval_used(const struct lf_expr *x, struct lf_eval *ev)
 {
 	const struct lf_stat *st = lf_eval_stat(ev);
-	if (!st) {
+	if (!st || ts_cmp(st->atime, st->ctime) < 0) {
 		return false;
 	}
-	double d = ts_diff(st->atime, st->ctime);
-	double n = (double)x->ref.tv_sec + (double)x->ref.tv_nsec / 1e9;
-	if (d < 0) {
-		return false;
+	struct timespec delta = {st->ctime.tv_sec - st->atime.tv_sec, st->ctime.tv_nsec - st->atime.tv_nsec};
+	if (delta.tv_nsec < 0) {
+		delta.tv_nsec += 1000000000L;
+		delta.tv_sec--;
 	}
-	if (x->cmp > 0) {
-		return d > n;
-	}
-	if (x->cmp < 0) {
-		return d < n;
-	}
-	return d >= n - DAYSECS && d < n;
+	return time_window(delta, x, DAYSECS);
 }
 
 static struct lf_expr *parse_daystart(struct lf_parser *p, const struct lf_primary *prim, char **args)
@@ -469,10 +488,13 @@ static bool eval_newer(const struct lf_expr *x, struct lf_eval *ev)
 /* ---- -perm ------------------------------------------------------------ */
 
 /*
- * A chmod-style mode applied to 0 (GNU's mode_adjust with no umask), for a
- * non-directory ([0]) and a directory ([1]), which differ only by 'X'.
+ * A chmod-style mode applied to 0, for a non-directory ([0]) and a directory
+ * ([1]), which differ only by 'X'.  As POSIX has it since Austin Group bug
+ * 1392, and bfs 4 does, a clause with no who letter ("+w", "-perm -+w")
+ * leaves out the bits of the umask @cmask from its r, w, x, X and copies, as chmod
+ * does; GNU find 4.9 applies no umask.
  */
-static bool symbolic_mode(const char *s, unsigned out[2])
+static bool symbolic_mode(const char *s, unsigned cmask, unsigned out[2])
 {
 	unsigned val[2] = {0, 0};
 	const char *c = s;
@@ -481,6 +503,8 @@ static bool symbolic_mode(const char *s, unsigned out[2])
 		for (; strchr("ugoa", *c) && *c; c++) {
 			who |= *c == 'u' ? 04700 : *c == 'g' ? 02070 : *c == 'o' ? 01007 : 07777;
 		}
+		/* The permission bits a clause may set; special ones go by who. */
+		unsigned allowed = who ? who : 07777 & ~(cmask & 0777);
 		if (!who) {
 			who = 07777;
 		}
@@ -510,7 +534,7 @@ static bool symbolic_mode(const char *s, unsigned out[2])
 						}
 					}
 				}
-				bits &= who;
+				bits &= (allowed & 0777) | (who & 07000);
 				if (op == '+') {
 					val[d] |= bits;
 				} else if (op == '-') {
@@ -537,6 +561,31 @@ static bool symbolic_mode(const char *s, unsigned out[2])
 	return true;
 }
 
+/*
+ * The umask, read from /proc/self/status: umask(2) can only read it by
+ * setting it, which another thread of a host could see.  Without /proc
+ * (Linux before 4.7), the set-and-restore it is.
+ */
+static unsigned process_umask(void)
+{
+	FILE *fp = fopen("/proc/self/status", "re");
+	char line[128];
+	unsigned mask = 0;
+	bool found = false;
+	while (fp && !found && fgets(line, sizeof(line), fp)) {
+		found = sscanf(line, "Umask: %o", &mask) == 1;
+	}
+	if (fp) {
+		fclose(fp);
+	}
+	if (!found) {
+		mode_t m = umask(0);
+		umask(m);
+		mask = (unsigned)m;
+	}
+	return mask & 0777;
+}
+
 static struct lf_expr *parse_perm(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	const char *s = args[0];
@@ -557,9 +606,11 @@ static struct lf_expr *parse_perm(struct lf_parser *p, const struct lf_primary *
 			return NULL;
 		}
 		mode[0] = mode[1] = (unsigned)v;
-	} else if (!symbolic_mode(s, mode)) {
-		lf_parse_error(p, 1, "invalid mode '%s'", args[0]);
-		return NULL;
+	} else {
+		if (!symbolic_mode(s, process_umask(), mode)) {
+			lf_parse_error(p, 1, "invalid mode '%s'", args[0]);
+			return NULL;
+		}
 	}
 	if (kind > 0 && mode[0] == 0 && mode[1] == 0) {
 		/* GNU warns here whatever -warn says. */
@@ -801,66 +852,52 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
 
 /* ---- -regex ----------------------------------------------------------- */
 
-/* 0 is the default: Emacs syntax, as in GNU find, so that its patterns work. */
-enum { RE_EMACS = 0, RE_FINDUTILS_DEFAULT, RE_PCRE2, RE_POSIX_EXTENDED, RE_POSIX_BASIC };
-
 /*
- * Emacs syntax (\(...\), \|, no intervals) has no regcomp() flag.  It goes
- * through glibc's GNU regex API, the code of the gnulib regex GNU find is
- * built with, and with the syntax bits GNU find gives it (findutils'
- * lib/regextype.c), so that patterns mean exactly what they mean there.
+ * The -regextype names.  Each but pcre2 goes through glibc's GNU regex API,
+ * the engine GNU find 4.9 uses, with the syntax bits GNU find gives it
+ * (findutils' lib/regextype.c), so that patterns mean exactly what they mean
+ * there.  lf_cmdline.regextype indexes this table; 0, the default, is emacs
+ * as in GNU find.
  */
-static bool is_gnu_syntax(int type)
-{
-	return type == RE_EMACS || type == RE_FINDUTILS_DEFAULT;
-}
-
-static reg_syntax_t gnu_syntax(int type, bool icase)
-{
-	reg_syntax_t bits = type == RE_FINDUTILS_DEFAULT ? RE_SYNTAX_EMACS | RE_DOT_NEWLINE : RE_SYNTAX_EMACS;
-	return icase ? bits | RE_ICASE : bits;
-}
-
 static const struct {
 	char name[20];
-	int type;
+	bool pcre;
+	reg_syntax_t syntax;
 } regextypes[] = {
-	{"pcre2", RE_PCRE2},
-	{"posix-extended", RE_POSIX_EXTENDED},
-	{"posix-egrep", RE_POSIX_EXTENDED},
-	{"egrep", RE_POSIX_EXTENDED},
-	{"posix-awk", RE_POSIX_EXTENDED},
-	{"awk", RE_POSIX_EXTENDED},
-	{"gnu-awk", RE_POSIX_EXTENDED},
-	{"posix-basic", RE_POSIX_BASIC},
-	{"posix-minimal-basic", RE_POSIX_BASIC},
-	{"grep", RE_POSIX_BASIC},
-	{"sed", RE_POSIX_BASIC},
-	{"ed", RE_POSIX_BASIC},
-	{"emacs", RE_EMACS},
-	{"findutils-default", RE_FINDUTILS_DEFAULT},
+	{"emacs", false, RE_SYNTAX_EMACS},
+	{"findutils-default", false, RE_SYNTAX_EMACS | RE_DOT_NEWLINE},
+	{"pcre2", true, 0},
+	{"awk", false, RE_SYNTAX_AWK},
+	{"ed", false, RE_SYNTAX_ED},
+	{"egrep", false, RE_SYNTAX_EGREP},
+	{"gnu-awk", false, RE_SYNTAX_GNU_AWK},
+	{"grep", false, RE_SYNTAX_GREP},
+	{"posix-awk", false, RE_SYNTAX_POSIX_AWK},
+	{"posix-basic", false, RE_SYNTAX_POSIX_BASIC},
+	{"posix-egrep", false, RE_SYNTAX_POSIX_EGREP},
+	{"posix-extended", false, RE_SYNTAX_POSIX_EXTENDED},
+	{"posix-minimal-basic", false, RE_SYNTAX_POSIX_MINIMAL_BASIC},
+	{"sed", false, RE_SYNTAX_SED},
 };
 
 static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	for (size_t i = 0; i < sizeof(regextypes) / sizeof(regextypes[0]); i++) {
 		if (strcmp(args[0], regextypes[i].name) == 0) {
-			lf_parser_cmdline(p)->regextype = regextypes[i].type;
+			lf_parser_cmdline(p)->regextype = (int)i;
 			return lf_parse_node(p, prim);
 		}
 	}
 	lf_parse_error(p, 1,
-		       "Unknown regular expression type '%s'; valid types are 'emacs' (the default), "
-		       "'findutils-default', 'pcre2', 'posix-extended' (also 'egrep', 'posix-egrep', "
-		       "'awk', 'posix-awk', 'gnu-awk') and 'posix-basic' (also 'posix-minimal-basic', "
-		       "'grep', 'sed', 'ed').",
+		       "Unknown regular expression type '%s'; valid types are 'findutils-default', 'ed', "
+		       "'emacs', 'gnu-awk', 'grep', 'posix-awk', 'awk', 'posix-basic', 'posix-egrep', "
+		       "'egrep', 'posix-extended', 'posix-minimal-basic', 'sed', 'pcre2'.",
 		       args[0]);
 	return NULL;
 }
 
 struct path_regex {
-	int type;
-	struct lf_regex *pcre;
+	struct lf_regex *pcre; /* pcre2, or else: */
 	regex_t posix;
 };
 
@@ -868,7 +905,7 @@ static void free_path_regex(void *data)
 {
 	struct path_regex *r = data;
 	if (r) {
-		if (r->type == RE_PCRE2) {
+		if (r->pcre) {
 			lf_regex_free(r->pcre);
 		} else {
 			regfree(&r->posix);
@@ -886,8 +923,8 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		lf_parse_error(p, 0, "%s", strerror(errno));
 		return NULL;
 	}
-	r->type = lf_parser_cmdline(p)->regextype;
-	if (r->type == RE_PCRE2) {
+	int type = lf_parser_cmdline(p)->regextype;
+	if (regextypes[type].pcre) {
 		/* Anchored at both ends, as find's -regex matches whole paths. */
 		size_t len = strlen(args[0]);
 		char *wrapped = malloc(len + 16);
@@ -907,23 +944,14 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 			free(r);
 			return NULL;
 		}
-	} else if (is_gnu_syntax(r->type)) {
+	} else {
 		/* Restored after: the syntax is a global of the C library. */
-		reg_syntax_t saved = re_set_syntax(gnu_syntax(r->type, icase));
+		reg_syntax_t bits = regextypes[type].syntax | (icase ? RE_ICASE : 0);
+		reg_syntax_t saved = re_set_syntax(bits);
 		const char *msg = re_compile_pattern(args[0], strlen(args[0]), &r->posix);
 		re_set_syntax(saved);
 		if (msg) {
-			lf_parse_error(p, 1, "failed to compile regular expression '%s': %s", args[0], msg);
-			free(r);
-			return NULL;
-		}
-	} else {
-		int flags = (r->type == RE_POSIX_EXTENDED ? REG_EXTENDED : 0) | (icase ? REG_ICASE : 0);
-		int err = regcomp(&r->posix, args[0], flags);
-		if (err) {
-			char msg[256];
-			regerror(err, &r->posix, msg, sizeof(msg));
-			/* GNU's words: its messages come from the same table. */
+			/* GNU's words: its messages come from the same engine. */
 			lf_parse_error(p, 1, "failed to compile regular expression '%s': %s", args[0], msg);
 			free(r);
 			return NULL;
@@ -943,16 +971,12 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 {
 	struct path_regex *r = x->data;
 	const struct lf_entry *e = ev->entry;
-	if (r->type == RE_PCRE2) {
+	if (r->pcre) {
 		return lf_regex_exec(r->pcre, e->path, e->pathlen, 0, 0) == 1;
 	}
-	if (is_gnu_syntax(r->type)) {
-		/* re_match() returns the length of the longest match at 0. */
-		return e->pathlen <= INT_MAX &&
-		       re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL) == (regoff_t)e->pathlen;
-	}
-	regmatch_t m;
-	return regexec(&r->posix, e->path, 1, &m, 0) == 0 && m.rm_so == 0 && (size_t)m.rm_eo == e->pathlen;
+	/* re_match() returns the length of the longest match at 0. */
+	return e->pathlen <= INT_MAX &&
+	       re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL) == (regoff_t)e->pathlen;
 }
 
 /* ---- -empty, -samefile, -xtype, access, -fstype ------------------------ */

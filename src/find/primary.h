@@ -28,7 +28,7 @@ enum lf_prim_kind {
 	LF_PRIM_POSITIONAL,    /**< positional option (-daystart): true */
 	LF_PRIM_TEST,
 	LF_PRIM_ACTION,        /**< suppresses the implied -print */
-	LF_PRIM_ACTION_PRINTS, /**< an action that keeps it (-prune) */
+	LF_PRIM_ACTION_PRINTS, /**< an action that keeps it (-prune, -quit) */
 };
 
 /**

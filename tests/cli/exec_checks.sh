@@ -251,7 +251,7 @@ check_interleave() {
 	want=$(cd "$work" && "$luafind" t | while IFS= read -r p; do printf '%s X %s ' "$p" "$p"; done | sed 's/ $//')
 	[ "$out" = "$want" ] || fail "interleaving: '$out'"
 	same_as_gnu "interleaving ;" 'cd "$work" && "$FIND" t -print -exec echo "X {}" \; -execdir echo "Y {}" \;'
-	same_as_gnu "interleaving +" 'cd "$work" && "$FIND" t -print -exec echo "X {}" + -exec echo "X {}" \;'
+	same_as_gnu "interleaving +" 'cd "$work" && "$FIND" t -print -exec echo X {} + -exec echo "X {}" \;'
 	same_as_gnu "execdir + per directory" 'cd "$work" && "$FIND" t -execdir echo {} +'
 	same_as_gnu "execdir + after -quit" 'cd "$work" && "$FIND" t -execdir echo {} + -name c -quit'
 	same_as_gnu "exec + after -quit" 'cd "$work" && "$FIND" t -exec echo {} + -name c -quit'

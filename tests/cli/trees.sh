@@ -16,6 +16,8 @@
 #                  the tests; no link to a directory
 # DEST/linkdirs    links to directories inside the tree and to an empty one,
 #                  a link through a file ("f/")
+# DEST/regexnames names with the characters regex syntaxes tell apart: + | { }
+#                  ( ) [ ] ? * and backslashes
 # DEST/files0      NUL-separated lists of roots (relative to DEST) for
 #                  -files0-from, with an empty name, a missing one, no final NUL
 #
@@ -165,6 +167,13 @@ ln -s empty linkdirs/lempty
 ln -s ../e2 linkdirs/d/le2
 ln -s f linkdirs/lf
 ln -s f/ linkdirs/lnotdir
+
+# regexnames: for -regextype, names that each syntax matches differently
+mkdir regexnames
+for n in a b aa aab ab abb a+b 'a|b' 'a{2}' 'a{2' '(a)' 'a(b' 'a)b' '[a]' 'a?' 'a*' '*a' \
+	 '+a' '{' '}' 'a\b' 'a\+b' 'a\|b' 'a\{2\}' '\(a\)' 'a.b' 'a^b' 'a$b' 'A+B' 'AB'; do
+	: >"regexnames/$n"
+done
 
 # files0: lists of roots for -files0-from, run from DEST
 mkdir files0
