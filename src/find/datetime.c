@@ -60,10 +60,16 @@ struct tok {
 	struct timespec ts; /* decimals, tv_nsec >= 0 */
 };
 
+/* Names in arrays, not pointers: the tables need no relocation (.rodata). */
 struct word {
-	const char *name;
+	char name[10];
 	int type;
 	int value;
+};
+
+struct local_zone {
+	const char *name; /* tm_zone; NULL ends the list */
+	int isdst;
 };
 
 struct rel {
@@ -74,7 +80,7 @@ struct rel {
 struct dt {
 	const char *in;
 	struct tok tok; /* the lookahead */
-	struct word local[3]; /* the local zone's abbreviations */
+	struct local_zone local[3]; /* the local zone's abbreviations */
 
 	intmax_t year;
 	int year_digits; /* 0: this year, not read */
@@ -96,7 +102,7 @@ static const struct word meridians[] = {
 	{"A.M.", TK_MERIDIAN, MER_AM},
 	{"PM", TK_MERIDIAN, MER_PM},
 	{"P.M.", TK_MERIDIAN, MER_PM},
-	{NULL, 0, 0},
+	{"", 0, 0},
 };
 
 /* Three letters (or three and a dot) abbreviate any of these. */
@@ -125,7 +131,7 @@ static const struct word months_days[] = {
 	{"THURS", TK_DAY, 4},
 	{"FRIDAY", TK_DAY, 5},
 	{"SATURDAY", TK_DAY, 6},
-	{NULL, 0, 0},
+	{"", 0, 0},
 };
 
 /* Also taken with a trailing S. */
@@ -140,7 +146,7 @@ static const struct word units[] = {
 	{"MIN", TK_MINUTE_UNIT, 1},
 	{"SECOND", TK_SEC_UNIT, 1},
 	{"SEC", TK_SEC_UNIT, 1},
-	{NULL, 0, 0},
+	{"", 0, 0},
 };
 
 static const struct word relatives[] = {
@@ -165,7 +171,7 @@ static const struct word relatives[] = {
 	{"TWELFTH", TK_ORDINAL, 12},
 	{"AGO", TK_AGO, -1},
 	{"HENCE", TK_AGO, 1},
-	{NULL, 0, 0},
+	{"", 0, 0},
 };
 
 /* Valid whatever the local zone, looked up before it. */
@@ -173,7 +179,7 @@ static const struct word universal_zones[] = {
 	{"GMT", TK_ZONE, 0},
 	{"UT", TK_ZONE, 0},
 	{"UTC", TK_ZONE, 0},
-	{NULL, 0, 0},
+	{"", 0, 0},
 };
 
 /* GNU's list of common abbreviations, after the local zone's own. */
@@ -225,7 +231,7 @@ static const struct word zones[] = {
 	{"GST", TK_ZONE, 10 * HOUR},
 	{"NZST", TK_ZONE, 12 * HOUR},
 	{"NZDT", TK_DAYZONE, 12 * HOUR},
-	{NULL, 0, 0},
+	{"", 0, 0},
 };
 
 /*
@@ -251,7 +257,7 @@ static int military(char c, struct tok *t)
 
 static bool find_word(const struct word *w, const char *name, struct tok *t)
 {
-	for (; w->name; w++) {
+	for (; w->name[0]; w++) {
 		if (strcmp(w->name, name) == 0) {
 			t->type = w->type;
 			t->value = w->value;
@@ -261,9 +267,21 @@ static bool find_word(const struct word *w, const char *name, struct tok *t)
 	return false;
 }
 
+static bool find_local(const struct dt *d, const char *name, struct tok *t)
+{
+	for (const struct local_zone *z = d->local; z->name; z++) {
+		if (strcmp(z->name, name) == 0) {
+			t->type = TK_LOCAL_ZONE;
+			t->value = z->isdst;
+			return true;
+		}
+	}
+	return false;
+}
+
 static bool find_zone(const struct dt *d, const char *name, struct tok *t)
 {
-	return find_word(universal_zones, name, t) || find_word(d->local, name, t) ||
+	return find_word(universal_zones, name, t) || find_local(d, name, t) ||
 	       find_word(zones, name, t);
 }
 
@@ -291,7 +309,7 @@ static void lookup_word(const struct dt *d, char *w, struct tok *t)
 		return;
 	}
 	bool abbrev = len == 3 || (len == 4 && w[3] == '.');
-	for (const struct word *m = months_days; m->name; m++) {
+	for (const struct word *m = months_days; m->name[0]; m++) {
 		if ((abbrev ? strncmp(w, m->name, 3) : strcmp(w, m->name)) == 0) {
 			t->type = m->type;
 			t->value = m->value;
@@ -883,7 +901,7 @@ static bool item(struct dt *d)
 /* The local zone's abbreviations: now's, and another DST flag's this year. */
 static void local_zones(struct dt *d, const struct tm *now, time_t start)
 {
-	d->local[0] = (struct word){now->tm_zone, TK_LOCAL_ZONE, now->tm_isdst};
+	d->local[0] = (struct local_zone){now->tm_zone, now->tm_isdst};
 	d->local[1].name = NULL;
 	d->local[2].name = NULL;
 	for (int quarter = 1; quarter <= 3; quarter++) {
@@ -893,12 +911,12 @@ static void local_zones(struct dt *d, const struct tm *now, time_t start)
 			break;
 		}
 		if (localtime_r(&probe, &tm) && tm.tm_zone && tm.tm_isdst != now->tm_isdst) {
-			d->local[1] = (struct word){tm.tm_zone, TK_LOCAL_ZONE, tm.tm_isdst};
+			d->local[1] = (struct local_zone){tm.tm_zone, tm.tm_isdst};
 			break;
 		}
 	}
 	if (d->local[0].name && d->local[1].name && strcmp(d->local[0].name, d->local[1].name) == 0) {
-		d->local[0].value = -1; /* one name for both: DST unknown */
+		d->local[0].isdst = -1; /* one name for both: DST unknown */
 		d->local[1].name = NULL;
 	}
 	if (!d->local[0].name) {
