@@ -6,6 +6,7 @@
  * messages follow GNU find 4.9.
  */
 #define _GNU_SOURCE
+#include "datetime.h"
 #include "diag.h"
 #include "dir.h"
 #include "expr.h"
@@ -374,73 +375,6 @@ static int time_letter(char c)
 	}
 }
 
-/*
- * Dates for -newerXt: "@SECONDS[.FRACTION]", "YYYY-MM-DD", "YYYY-MM-DD
- * HH:MM[:SS[.FRACTION]]" (also with a 'T'), local time unless followed by
- * 'Z' or "UTC".  GNU accepts far more (parse_datetime); these are the forms
- * scripts use.
- */
-static bool parse_date(const char *s, struct timespec *out)
-{
-	char *end;
-	if (*s == '@') {
-		errno = 0;
-		double v = strtod(s + 1, &end);
-		if (*end || errno || end == s + 1) {
-			return false;
-		}
-		out->tv_sec = (time_t)v;
-		out->tv_nsec = (long)((v - (double)out->tv_sec) * 1e9);
-		if (out->tv_nsec < 0) {
-			out->tv_nsec += 1000000000L;
-			out->tv_sec--;
-		}
-		return true;
-	}
-	struct tm tm = {0};
-	int n = 0;
-	if (sscanf(s, "%4d-%2d-%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &n) != 3) {
-		return false;
-	}
-	const char *r = s + n;
-	double sec = 0;
-	if (*r == ' ' || *r == 'T') {
-		int m = 0;
-		if (sscanf(r + 1, "%2d:%2d%n", &tm.tm_hour, &tm.tm_min, &m) != 2) {
-			return false;
-		}
-		r += 1 + m;
-		if (*r == ':') {
-			sec = strtod(r + 1, &end);
-			if (end == r + 1) {
-				return false;
-			}
-			r = end;
-		}
-	}
-	bool utc = false;
-	if (strcmp(r, "Z") == 0 || strcmp(r, " UTC") == 0 || strcmp(r, "UTC") == 0) {
-		utc = true;
-	} else if (*r) {
-		return false;
-	}
-	if (tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
-	    tm.tm_min > 59 || sec < 0 || sec >= 61) {
-		return false;
-	}
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	tm.tm_sec = (int)sec;
-	tm.tm_isdst = -1;
-	time_t t = utc ? timegm(&tm) : mktime(&tm);
-	if (t == (time_t)-1 && !(tm.tm_year == 69 && tm.tm_mon == 11 && tm.tm_mday == 31)) {
-		return false;
-	}
-	out->tv_sec = t;
-	out->tv_nsec = (long)((sec - (int)sec) * 1e9);
-	return true;
-}
-
 /* -newer, -anewer, -cnewer, -newerXY: x->mask is the file's time field. */
 static struct lf_expr *parse_newer(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -460,8 +394,11 @@ static struct lf_expr *parse_newer(struct lf_parser *p, const struct lf_primary 
 	}
 	x->mask = (unsigned)mine;
 	if (theirs == 't') {
-		if (!parse_date(args[0], &x->ref)) {
-			lf_parse_error(p, 1, "I cannot figure out how to interpret '%s' as a date or time", args[0]);
+		if (lf_datetime_parse(args[0], &lf_parser_cmdline(p)->start, &x->ref) != 0) {
+			char *q = lf_diag_quoted(args[0]);
+			lf_parse_error(p, 1, "I cannot figure out how to interpret %s as a date or time",
+				       q ? q : args[0]);
+			free(q);
 			lf_expr_free(x);
 			return NULL;
 		}

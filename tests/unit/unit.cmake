@@ -1,11 +1,13 @@
 # unit.cmake: the core's cmocka programs, one per module (STYLE.md 2.7).
 #
 # Included from tests/CMakeLists.txt (include(unit/unit.cmake)).  Expects:
-#   - the lf_core target (static, PUBLIC include dir src/core);
+#   - the lf_core target (static, PUBLIC include dir src/core), and lf_find
+#     (src/find) for test_datetime;
 #   - find_package(PkgConfig) done (the top-level CMakeLists.txt does it).
 # Defines test_dir, test_stat, test_walk and the tests unit.dir, unit.stat,
-# unit.walk.  Configure with -DLUAFIND_SANITIZE=ON to run them under
-# ASan+UBSan (LSan included).
+# unit.walk; and test_datetime (unit.datetime), for lf_find's date parser.
+# Configure with -DLUAFIND_SANITIZE=ON to run them under ASan+UBSan (LSan
+# included).
 #
 # Fault injection is by symbol wrapping, which works because lf_core is a
 # static library linked into each test program:
@@ -26,6 +28,12 @@ foreach(m dir stat walk)
   set_target_properties(test_${m} PROPERTIES C_EXTENSIONS ON)
   add_test(NAME unit.${m} COMMAND test_${m})
 endforeach()
+
+# The date parser of -newerXt is find's (lf_find), a pure function: no wraps.
+add_executable(test_datetime ${CMAKE_CURRENT_LIST_DIR}/test_datetime.c)
+target_link_libraries(test_datetime PRIVATE lf_find PkgConfig::CMOCKA)
+set_target_properties(test_datetime PROPERTIES C_EXTENSIONS ON)
+add_test(NAME unit.datetime COMMAND test_datetime)
 
 target_link_options(test_walk PRIVATE LINKER:--wrap=openat LINKER:--wrap=syscall)
 target_link_options(test_stat PRIVATE LINKER:--wrap=statx)
