@@ -18,7 +18,7 @@
  * (lw->find), so find() returns what walk() returns: the iterator, the
  * walker, nil and the walker as the to-be-closed value, and the same lazy,
  * generation-checked entry views.  walk.c hands its iterator and its close
- * over to lfb_find_step() and lfb_find_close() for such a walker.
+ * over to find_step() and find_close() through the walker's filter hooks.
  *
  * Parse errors are captured (diag.h) and raised as one line.  The walker's
  * error entries follow the errors= option as in walk(); the messages of the
@@ -64,10 +64,18 @@ struct lfb_find {
 
 /* ---- closing ------------------------------------------------------------ */
 
-void lfb_find_close(struct lfb_walk *lw)
+/*
+ * Finish and free the front-end state of a find walker: run the finish
+ * hooks (pending -exec ... + batches) unless the walk never started, flush
+ * the output, free the expression; sets lw->find_failed and lw->find = NULL.
+ * Never raises (it runs from __close and __gc).
+ */
+static void find_close(struct lfb_walk *lw)
 {
 	struct lfb_find *f = lw->find;
 	lw->find = NULL;
+	lw->filter_step = NULL; /* a closed walker steps as walk()'s: to nil */
+	lw->filter_close = NULL;
 	if (f->started && !f->run.ev.stop) {
 		/* Pending -exec ... + batches run after a break too, as after -quit. */
 		lf_expr_finish(f->cmd.expr, &f->run.ev);
@@ -90,7 +98,8 @@ void lfb_find_close(struct lfb_walk *lw)
 	free(f);
 }
 
-bool lfb_find_failed(const struct lfb_walk *lw)
+/* Whether a test or an action failed so far. */
+static bool find_failed(const struct lfb_walk *lw)
 {
 	return lw->find ? lw->find->run.ev.status != 0 : lw->find_failed;
 }
@@ -271,7 +280,8 @@ static int raise_eval_error(lua_State *L, struct lfb_find *f, const struct lf_en
 	return lua_error(L);
 }
 
-int lfb_find_step(lua_State *L, struct lfb_walk *lw)
+/* The iterator step (the walker at index 1, open or closed). */
+static int find_step(lua_State *L, struct lfb_walk *lw)
 {
 	struct lfb_find *f = lw->find;
 	for (;;) {
@@ -533,6 +543,9 @@ static int mod_find(lua_State *L)
 		return out_of_memory(L);
 	}
 	lw->find = f;
+	lw->filter_step = find_step;
+	lw->filter_close = find_close;
+	lw->filter_failed = find_failed;
 	f->ctx = lfb_ctx(L);
 	f->argv = calloc((size_t)nwords + 1, sizeof(*f->argv));
 	if (!f->argv) {
@@ -553,7 +566,7 @@ static int mod_find(lua_State *L)
 	if (r != 0) {
 		push_parse_error(L, f->argv, &said);
 		lf_error_list_free(&said);
-		lfb_find_close(lw);
+		find_close(lw);
 		return lua_error(L);
 	}
 	/* Lua's buffered output before our messages, ours and any command's. */
@@ -603,7 +616,7 @@ void lfb_open_find(lua_State *L, int state)
 	luaL_getmetatable(L, LFB_WALK);
 	lua_pushvalue(L, state);
 	lua_getfield(L, -2, "__index");
-	lua_getfield(L, -1, "next"); /* walk's iterator, which hands over to lfb_find_step */
+	lua_getfield(L, -1, "next"); /* walk's iterator, which hands over to find_step */
 	lua_remove(L, -2);
 	lua_pushcclosure(L, mod_find, 3);
 	lua_setfield(L, mod, "find");

@@ -67,8 +67,16 @@ struct lfb_walk {
 	struct lf_counters counters;  /* final values, once closed */
 	uint64_t entries;             /* entries handed out */
 	bool had_error;               /* final value, once closed */
-	struct lfb_find *find;        /* find()'s front-end state, NULL for walk() */
-	bool find_failed;             /* a test or action failed (find), once closed */
+	/*
+	 * A walker with a filter (find()'s front end, find.c) sets these:
+	 * its iterator step, its close, whether it failed so far; NULL for
+	 * walk().  walk.c knows no more of it.
+	 */
+	int (*filter_step)(lua_State *L, struct lfb_walk *lw);
+	void (*filter_close)(struct lfb_walk *lw);
+	bool (*filter_failed)(const struct lfb_walk *lw);
+	struct lfb_find *find;        /* the filter's state (find.c's) */
+	bool find_failed;             /* the filter failed, once closed */
 	size_t nroots;
 	const char *roots[];
 };
@@ -247,19 +255,6 @@ LFB_HIDDEN int lfb_stale(lua_State *L);
  * after lfb_open_walk(), whose iterator and metatable it shares. */
 LFB_HIDDEN void lfb_open_find(lua_State *L, int state);
 
-/* The iterator step of a find walker (at index 1, open or closed). */
-LFB_HIDDEN int lfb_find_step(lua_State *L, struct lfb_walk *lw);
-
-/*
- * Finish and free the front-end state of a find walker: run the finish
- * hooks (pending -exec ... + batches) unless the walk never started, flush
- * the output, free the expression; sets lw->find_failed and lw->find = NULL.
- * Never raises (it runs from __close and __gc).
- */
-LFB_HIDDEN void lfb_find_close(struct lfb_walk *lw);
-
-/* Whether a test or an action of a find walker failed so far. */
-LFB_HIDDEN bool lfb_find_failed(const struct lfb_walk *lw);
 
 /* ---- regex.c ------------------------------------------------------------ */
 

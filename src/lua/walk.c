@@ -14,9 +14,9 @@
  * step is stale (its generation is behind the walker's) and raises instead
  * of silently describing the next file.
  *
- * luafind.find (find.c) returns the same walker userdata with a front-end
- * state attached (lw->find): the iterator and the close below hand over to
- * find.c for it, so find's walker has every method and closing rule of
+ * luafind.find (find.c) returns the same walker userdata with a filter
+ * attached (lw->filter_*): the iterator and the close below hand over to
+ * it, so find's walker has every method and closing rule of
  * walk's.
  */
 #define _GNU_SOURCE
@@ -73,8 +73,8 @@ static void walk_close_core(struct lfb_walk *lw)
 {
 	lw->gen++;
 	lw->cur = NULL;
-	if (lw->find) {
-		lfb_find_close(lw);
+	if (lw->filter_close) {
+		lw->filter_close(lw);
 	}
 	if (!lw->w || lw->external) {
 		return;
@@ -194,8 +194,8 @@ static int walk_iter(lua_State *L)
 		return luaL_error(L, "luafind: this walk belongs to the luafind command line");
 	}
 	lua_settop(L, 1);
-	if (lw->find) {
-		return lfb_find_step(L, lw);
+	if (lw->filter_step) {
+		return lw->filter_step(L, lw);
 	}
 	for (;;) {
 		struct lf_entry *e;
@@ -236,7 +236,7 @@ static int walk_stats(lua_State *L)
 static int walk_had_error(lua_State *L)
 {
 	struct lfb_walk *lw = check_walk(L, 1);
-	lua_pushboolean(L, lw->w ? lf_walk_had_error(lw->w) || lfb_find_failed(lw) : lw->had_error);
+	lua_pushboolean(L, lw->w ? lf_walk_had_error(lw->w) || (lw->filter_failed && lw->filter_failed(lw)) : lw->had_error);
 	return 1;
 }
 
