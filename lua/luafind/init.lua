@@ -25,6 +25,7 @@ lf.regex = core.regex   -- regex(pattern [, flags]): PCRE2 with JIT
 lf.glob = core.glob     -- glob(pattern [, flags]): fnmatch, as find -name
 lf.stats = core.stats   -- stats(): counters of every walk in this Lua state
 lf.link = core.link     -- link(target, path): a hard link; true, or nil, msg, errno
+lf.is_root_dir = core.is_root_dir -- is_root_dir(path): whether path names / ("//", "/tmp/..")
 lf.version = core.version
 lf.core = core
 
@@ -67,16 +68,6 @@ end
 -- only with bytes = true: it costs one stat per file, which deleting does
 -- not need.
 local EPERM, EINVAL = 1, 22
-local slash -- "/"'s dev and ino, looked up once
-
-local function is_slash(e)
-  if not slash then
-    for s in core.walk{"/", maxdepth = 0} do
-      slash = {dev = s.dev, ino = s.ino}
-    end
-  end
-  return e.type == "d" and e.dev == slash.dev and e.ino == slash.ino
-end
 
 function lf.remove_tree(path, opts)
   opts = opts or {}
@@ -100,7 +91,7 @@ function lf.remove_tree(path, opts)
     if e.visit == "error" then
       local _, msg, errno = e:stat()
       fail(d + 1, msg, errno)   -- what could not be read stays, and so do its parents
-    elseif d == 0 and e.visit ~= "post" and is_slash(e) then
+    elseif d == 0 and e.visit ~= "post" and e.type == "d" and core.is_root_dir(e.path) then
       w:close()
       return nil, path .. ": refusing to remove the root directory /", EPERM
     elseif e.visit == "pre" and e.type == "d" then

@@ -587,14 +587,12 @@ function M.new(spec)
   for i, g in ipairs(o.exclude or {}) do self.excludes[i] = lf.glob(g) end
 
   -- The PATHs must exist; with --apply none may be /.
-  local slash
-  if o.apply then slash = M.lstat("/") end
   local check = self:walk_options("pre")
   check.maxdepth = 0
   for e in lf.walk(check) do
     if e.visit == "error" then
       self:usage_error("%s", e.error)
-    elseif slash and e.type == "d" and e.dev == slash.dev and e.ino == slash.ino then
+    elseif o.apply and e.type == "d" and lf.is_root_dir(e.path) then
       self:usage_error("refusing to work on '%s': it is the root directory /", e.path)
     elseif o.xdev then
       self.root_dev[e.root] = e.dev

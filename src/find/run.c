@@ -79,14 +79,17 @@ bool lf_run_must_stop(const struct lf_run *r)
 	return r->ev.quit || r->ev.stop || r->ev.out->err;
 }
 
-const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
+bool lf_path_is_root_dir(const char *path)
 {
 	struct stat slash, st;
-	if (!cmd->delete || stat("/", &slash) != 0) {
-		return NULL;
-	}
-	for (size_t i = 0; i < nroots; i++) {
-		if (lstat(roots[i], &st) == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino) {
+	return stat("/", &slash) == 0 && lstat(path, &st) == 0 && st.st_dev == slash.st_dev &&
+	       st.st_ino == slash.st_ino;
+}
+
+const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
+{
+	for (size_t i = 0; cmd->delete && i < nroots; i++) {
+		if (lf_path_is_root_dir(roots[i])) {
 			return roots[i];
 		}
 	}

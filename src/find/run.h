@@ -61,6 +61,13 @@ bool lf_run_must_stop(const struct lf_run *r);
 const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots);
 
 /**
+ * Whether @path names / (in any spelling: "//", "/tmp/.."), not following a
+ * final symbolic link: -delete, lf.remove_tree and the scripts' --apply
+ * refuse it.
+ */
+bool lf_path_is_root_dir(const char *path);
+
+/**
  * Walk @roots (cmd->roots if NULL) to the end, or -files0-from's names when
  * the command line says so, evaluating the expression for every entry;
  * then run the finish hooks (pending -exec ... + batches) unless a fatal

@@ -12,6 +12,7 @@
 #include "luafind.h"
 
 #include "ctx.h"
+#include "run.h"
 
 #include <fcntl.h>
 #include <errno.h>
@@ -103,6 +104,13 @@ void lfb_lend_ctx(lua_State *L, struct lf_ctx *ctx)
 	set_ctx(L, ctx);
 }
 
+/* is_root_dir(path): whether path names / (run.c's rule, the one -delete keeps). */
+static int mod_is_root_dir(lua_State *L)
+{
+	lua_pushboolean(L, lf_path_is_root_dir(luaL_checkstring(L, 1)));
+	return 1;
+}
+
 static int mod_stats(lua_State *L)
 {
 	const struct lfb_state *st = lua_touserdata(L, lua_upvalueindex(1));
@@ -131,6 +139,8 @@ __attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
 	lua_setfield(L, mod, "stats");
 	lua_pushcfunction(L, mod_link);
 	lua_setfield(L, mod, "link");
+	lua_pushcfunction(L, mod_is_root_dir);
+	lua_setfield(L, mod, "is_root_dir");
 	lua_pushvalue(L, mod);
 	lfb_open_walk(L, state);
 	lfb_open_find(L, state);

@@ -59,4 +59,14 @@ do
   T.raises("string expected, got no value", lf.link, work .. "/a")
 end
 
+-- is_root_dir: / in any spelling, never a link to it.
+do
+  local work = T.workdir()
+  for _, p in ipairs{"/", "//", "/tmp/..", "/./"} do assert(lf.is_root_dir(p) == true, p) end
+  assert(lf.is_root_dir(work) == false and lf.is_root_dir(work .. "/none") == false)
+  T.sh("ln -sf / " .. T.q(work .. "/to-root"))
+  assert(lf.is_root_dir(work .. "/to-root") == false, "a link to / is only a link")
+  T.raises("string expected", lf.is_root_dir)
+end
+
 T.ok("module")
