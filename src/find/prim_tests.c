@@ -333,12 +333,14 @@ static struct lf_expr *parse_daystart(struct lf_parser *p, const struct lf_prima
 }
 
 /* Stat a reference file named on the command line, following links as the
- * walk follows its roots (-H, -L). */
+ * walk follows its roots (-H, -L); a link whose target is missing or runs
+ * through a file ("f/") stands for itself, as a root does (lf_entry_stat). */
 static bool stat_reference(struct lf_parser *p, const char *path, struct lf_stat *st)
 {
 	bool follow = lf_parser_cmdline(p)->opts.symlinks != LF_PHYSICAL;
 	if (lf_stat_at(AT_FDCWD, path, follow, st) != 0 &&
-	    !(follow && errno == ENOENT && lf_stat_at(AT_FDCWD, path, false, st) == 0)) {
+	    !(follow && (errno == ENOENT || errno == ENOTDIR) &&
+	      lf_stat_at(AT_FDCWD, path, false, st) == 0)) {
 		lf_diag_path(path, strlen(path), errno);
 		return false;
 	}
