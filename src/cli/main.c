@@ -198,6 +198,7 @@ static int walk_roots(struct run_state *rs, const char *const *roots, size_t nro
 			}
 			lf_out_flush(ev->out);
 			report_error(e);
+			lf_eval_walk_error(ev);
 			ev->status = 1;
 			continue;
 		}

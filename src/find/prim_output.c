@@ -1224,14 +1224,7 @@ static void put_segment(struct pctx *c, const struct segment *s)
 /* The walk's stat data, or a message and NULL (the action is then false). */
 static const struct lf_stat *action_stat(struct lf_eval *ev)
 {
-	const struct lf_stat *st = lf_entry_stat(ev->entry, LF_FOLLOW_WALK);
-	if (!st) {
-		int err = errno;
-		lf_out_flush(ev->out);
-		lf_diag_path(ev->entry->path, ev->entry->pathlen, err);
-		ev->status = 1;
-	}
-	return st;
+	return lf_eval_stat(ev);
 }
 
 static bool eval_printf(const struct lf_expr *x, struct lf_eval *ev)

@@ -996,8 +996,15 @@ static bool eval_empty(const struct lf_expr *x, struct lf_eval *ev)
 		int fd = openat(e->at_fd, e->at_name,
 				O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
 		if (fd < 0) {
+			int err = errno;
+			/* A directory that cannot even be stat'ed (its parent is not
+			 * searchable): that is the error, reported once, as GNU find,
+			 * which stats first, does. */
+			if (err == EACCES && !lf_eval_stat(ev)) {
+				return false;
+			}
 			lf_out_flush(ev->out);
-			lf_diag_path(e->path, e->pathlen, errno);
+			lf_diag_path(e->path, e->pathlen, err);
 			ev->status = 1;
 			return false;
 		}

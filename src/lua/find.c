@@ -234,6 +234,7 @@ int lfb_find_step(lua_State *L, struct lfb_walk *lw)
 			if (e->error == ENOENT && f->cmd.ignore_race && e->depth > 0) {
 				continue;
 			}
+			lf_eval_walk_error(&f->ev);
 			if (!lfb_walk_keep_error(L, lw, e, warn_error)) {
 				continue;
 			}
