@@ -609,6 +609,15 @@ static void optimize(struct lf_expr *x)
 	}
 	optimize(x->lhs);
 	optimize(x->rhs);
+	if (x->kind == LF_EXPR_OR && is_pure(x->lhs) && x->rhs->kind == LF_EXPR_PRIMARY &&
+	    x->rhs->eval == lf_eval_true) {
+		/* "TEST -o -true" is true without TEST, whose stat may fail: GNU
+		 * find and bfs do not evaluate it, so -true goes first. */
+		struct lf_expr *t = x->lhs;
+		x->lhs = x->rhs;
+		x->rhs = t;
+		return;
+	}
 	if (x->kind != LF_EXPR_AND) {
 		return;
 	}

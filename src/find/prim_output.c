@@ -698,6 +698,7 @@ struct action {
 	struct segment *segs;
 	size_t nsegs;
 	bool need_stat; /* a directive reads the walk's stat data */
+	bool target_type; /* %Y */
 };
 
 static bool is_octal(char c)
@@ -789,6 +790,9 @@ static int add_segment(struct action *a, enum seg_kind kind, const char *start, 
 	if (kind == SEG_FORMAT) {
 		if (directive_stats(conv)) {
 			a->need_stat = true;
+		}
+		if (conv == 'Y') {
+			a->target_type = true;
 		}
 	}
 	return 0;
@@ -1227,11 +1231,34 @@ static const struct lf_stat *action_stat(struct lf_eval *ev)
 	return lf_eval_stat(ev);
 }
 
+/*
+ * %Y on a link whose target cannot be checked (EACCES) prints '?'; but when
+ * the link itself cannot be stat'ed either (it is in a directory that cannot
+ * be searched), that is an error and the entry is not printed, as in GNU
+ * find and bfs.  Other files take %Y from d_type, with no stat.
+ */
+static bool target_type_ok(struct lf_eval *ev)
+{
+	struct lf_entry *e = ev->entry;
+	if (e->type != LF_LNK || lf_entry_stat(e, LF_FOLLOW) || errno == ENOENT || errno == ENOTDIR ||
+	    errno == ELOOP || lf_entry_stat(e, LF_NOFOLLOW)) {
+		return true;
+	}
+	int err = errno;
+	lf_out_flush(ev->out);
+	lf_diag_path(e->path, e->pathlen, err);
+	ev->status = 1;
+	return false;
+}
+
 static bool eval_printf(const struct lf_expr *x, struct lf_eval *ev)
 {
 	struct action *a = x->data;
 	struct pctx c = {.ev = ev, .e = ev->entry, .sink = a->sink};
 	if (a->need_stat && !(c.st = action_stat(ev))) {
+		return false;
+	}
+	if (a->target_type && !target_type_ok(ev)) {
 		return false;
 	}
 	locale_t old = enter_locale();

@@ -1059,10 +1059,20 @@ static bool eval_xtype(const struct lf_expr *x, struct lf_eval *ev)
 	enum lf_type type = e->type;
 	if (!followed && type == LF_LNK) {
 		const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW);
+		if (!st && errno != ENOENT && errno != ENOTDIR && errno != ELOOP) {
+			/* Not known to be broken (EACCES): an error, as in GNU find and bfs. */
+			lf_out_flush(ev->out);
+			lf_diag_path(e->path, e->pathlen, errno);
+			ev->status = 1;
+			return false;
+		}
 		type = st ? lf_type_from_mode(st->mode) : LF_LNK;
 	} else if (followed) {
 		const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
 		if (!st) {
+			lf_out_flush(ev->out);
+			lf_diag_path(e->path, e->pathlen, errno);
+			ev->status = 1;
 			return false;
 		}
 		type = lf_type_from_mode(st->mode);
