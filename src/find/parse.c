@@ -833,6 +833,22 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 	return 0;
 }
 
+/*
+ * A leading -H, -L or -P, or several in one argument ("-HL", as POSIX's
+ * utility syntax allows and bfs accepts; GNU find does not): the last one
+ * wins.  @return whether @a was one.
+ */
+static bool parse_follow_flags(const char *a, struct lf_cmdline *cmd)
+{
+	if (a[0] != '-' || !a[1] || a[strspn(a + 1, "HLP") + 1]) {
+		return false;
+	}
+	for (a++; *a; a++) {
+		cmd->opts.symlinks = *a == 'P' ? LF_PHYSICAL : *a == 'H' ? LF_COMFOLLOW : LF_LOGICAL;
+	}
+	return true;
+}
+
 int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 {
 	static const char *const dot[] = {"."};
@@ -873,12 +889,8 @@ int lf_parse(int argc, char **argv, struct lf_cmdline *cmd)
 			return 0;
 		} else if (strcmp(a, "--stats") == 0) {
 			cmd->stats = true;
-		} else if (strcmp(a, "-P") == 0) {
-			cmd->opts.symlinks = LF_PHYSICAL;
-		} else if (strcmp(a, "-H") == 0) {
-			cmd->opts.symlinks = LF_COMFOLLOW;
-		} else if (strcmp(a, "-L") == 0) {
-			cmd->opts.symlinks = LF_LOGICAL;
+		} else if (parse_follow_flags(a, cmd)) {
+			continue;
 		} else if (strncmp(a, "-O", 2) == 0) {
 			if (parse_opt_level(a + 2) < 0) {
 				return -1;
@@ -931,14 +943,7 @@ int lf_parse_find(const char *const *roots, size_t nroots, int argc, char **argv
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 0, .cmd = cmd};
 
 	for (; p.pos < argc; p.pos++) {
-		const char *a = argv[p.pos];
-		if (strcmp(a, "-P") == 0) {
-			cmd->opts.symlinks = LF_PHYSICAL;
-		} else if (strcmp(a, "-H") == 0) {
-			cmd->opts.symlinks = LF_COMFOLLOW;
-		} else if (strcmp(a, "-L") == 0) {
-			cmd->opts.symlinks = LF_LOGICAL;
-		} else {
+		if (!parse_follow_flags(argv[p.pos], cmd)) {
 			break;
 		}
 	}
