@@ -454,7 +454,9 @@ static bool entry_is_link(struct lf_walk *w)
  * when xdev or loop detection needs its identity.  Sets *loop_frame to the
  * ancestor it is the same directory as, or -1.  A followed link that is not
  * to be read (-maxdepth, LF_WALK_NO_DESCEND_LINKS) is still checked for a
- * loop, as find -L reports one there: its stat is already cached.
+ * loop, as find -L reports one there: its stat is already cached.  Under
+ * xdev, a directory whose device cannot be read becomes an error entry (as
+ * in bfs), not read.
  */
 bool lf_walk_may_descend(struct lf_walk *w, int *loop_frame)
 {
@@ -472,6 +474,12 @@ bool lf_walk_may_descend(struct lf_walk *w, int *loop_frame)
 		return true;
 	}
 	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+	if (!st && xdev) {
+		e->visit = LF_VISIT_ERROR;
+		e->error = errno;
+		w->had_error = true;
+		return false;
+	}
 	if (!st) {
 		return !keep_out; /* opening it will report why */
 	}
@@ -908,6 +916,9 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 	if (e->type == LF_DIR) {
 		int loop;
 		w->pend.read_it = lf_walk_may_descend(w, &loop);
+		if (e->visit == LF_VISIT_ERROR) {
+			return 1;
+		}
 		if (loop >= 0) {
 			e->visit = LF_VISIT_ERROR;
 			e->error = ELOOP;

@@ -285,6 +285,9 @@ static int visit_record(struct lf_walk *w, struct lf_dirent *d)
 	if (e->type == LF_DIR) {
 		int unused;
 		w->pend.read_it = lf_walk_may_descend(w, &unused);
+		if (e->visit == LF_VISIT_ERROR) {
+			return 1;
+		}
 		struct bnode *loop = find_loop(w);
 		if (loop) {
 			e->visit = LF_VISIT_ERROR;

@@ -86,15 +86,31 @@ bool lf_expr_has_action(const struct lf_expr *x)
 	return x && (x->is_action || lf_expr_has_action(x->lhs) || lf_expr_has_action(x->rhs));
 }
 
+void lf_eval_walk_error(struct lf_eval *ev)
+{
+	ev->walk_err_seq = ev->seq;
+	ev->walk_err_pathlen = ev->entry->pathlen;
+	ev->walk_err = ev->entry->error;
+}
+
 const struct lf_stat *lf_eval_stat(struct lf_eval *ev)
 {
-	const struct lf_stat *st = lf_entry_stat(ev->entry, LF_FOLLOW_WALK);
+	struct lf_entry *e = ev->entry;
+	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
 	if (!st && ev->stat_err_seq != ev->seq) {
 		int err = errno;
 		ev->stat_err_seq = ev->seq;
-		if (!(err == ENOENT && ev->cmd->ignore_race && ev->entry->depth > 0)) {
-			lf_out_flush(ev->out);
-			lf_diag_path(ev->cmd->ctx, ev->entry->path, ev->entry->pathlen, err);
+		/* -depth: the walk has just reported this directory's open failing. */
+		bool reported = e->visit == LF_VISIT_POST && ev->walk_err_seq + 1 == ev->seq &&
+				ev->walk_err == err && ev->walk_err_pathlen == e->pathlen;
+		if (e->visit == LF_VISIT_PRE && e->type == LF_DIR && ev->walk) {
+			lf_walk_prune(ev->walk);
+		}
+		if (!(err == ENOENT && ev->cmd->ignore_race && e->depth > 0)) {
+			if (!reported) {
+				lf_out_flush(ev->out);
+				lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, err);
+			}
 			ev->status = 1;
 		}
 		errno = err;

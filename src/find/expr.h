@@ -32,12 +32,25 @@ struct lf_eval {
 	bool stop;  /**< a fatal error (a -lua runtime error): stop at once */
 	unsigned long long seq;          /**< number of the current entry */
 	unsigned long long stat_err_seq; /**< entry whose stat error was reported */
+	unsigned long long walk_err_seq; /**< the last error entry (lf_eval_walk_error) */
+	size_t walk_err_pathlen;         /**< its path's length */
+	int walk_err;                    /**< its errno */
 };
+
+/**
+ * Note the current entry, an LF_VISIT_ERROR entry the driver reports: a
+ * directory that could not be opened gets its post-order visit next, and a
+ * stat failing there for the same reason is the same error, not reported
+ * again (see lf_eval_stat).
+ */
+void lf_eval_walk_error(struct lf_eval *ev);
 
 /**
  * The current entry's stat data as the walk follows links, or NULL after
  * reporting the failure (once per entry; a vanished file is not reported
- * under -ignore_readdir_race) and setting ev->status.
+ * under -ignore_readdir_race) and setting ev->status.  A directory whose
+ * stat failed is not entered (as GNU find and bfs do): its open would fail
+ * for the same reason and report it again.
  */
 const struct lf_stat *lf_eval_stat(struct lf_eval *ev);
 

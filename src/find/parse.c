@@ -559,6 +559,15 @@ static void optimize(struct lf_expr *x)
 	}
 	optimize(x->lhs);
 	optimize(x->rhs);
+	if (x->kind == LF_EXPR_OR && is_pure(x->lhs) && x->rhs->kind == LF_EXPR_PRIMARY &&
+	    x->rhs->eval == lf_eval_true) {
+		/* "TEST -o -true" is true without TEST, whose stat may fail: GNU
+		 * find and bfs do not evaluate it, so -true goes first. */
+		struct lf_expr *t = x->lhs;
+		x->lhs = x->rhs;
+		x->rhs = t;
+		return;
+	}
 	if (x->kind != LF_EXPR_AND) {
 		return;
 	}
@@ -775,6 +784,22 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 	return 0;
 }
 
+/*
+ * A leading -H, -L or -P, or several in one argument ("-HL", as POSIX's
+ * utility syntax allows and bfs accepts; GNU find does not): the last one
+ * wins.  @return whether @a was one.
+ */
+static bool parse_follow_flags(const char *a, struct lf_cmdline *cmd)
+{
+	if (a[0] != '-' || !a[1] || a[strspn(a + 1, "HLP") + 1]) {
+		return false;
+	}
+	for (a++; *a; a++) {
+		cmd->opts.symlinks = *a == 'P' ? LF_PHYSICAL : *a == 'H' ? LF_COMFOLLOW : LF_LOGICAL;
+	}
+	return true;
+}
+
 int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 {
 	cmdline_init(ctx, cmd);
@@ -785,12 +810,8 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 	/* find's leading options (the executable takes its own out first). */
 	for (; p.pos < argc; p.pos++) {
 		const char *a = argv[p.pos];
-		if (strcmp(a, "-P") == 0) {
-			cmd->opts.symlinks = LF_PHYSICAL;
-		} else if (strcmp(a, "-H") == 0) {
-			cmd->opts.symlinks = LF_COMFOLLOW;
-		} else if (strcmp(a, "-L") == 0) {
-			cmd->opts.symlinks = LF_LOGICAL;
+		if (parse_follow_flags(a, cmd)) {
+			continue;
 		} else if (strncmp(a, "-O", 2) == 0) {
 			if (parse_opt_level(ctx, a + 2) < 0) {
 				return -1;
@@ -843,14 +864,7 @@ int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, i
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 0, .cmd = cmd};
 
 	for (; p.pos < argc; p.pos++) {
-		const char *a = argv[p.pos];
-		if (strcmp(a, "-P") == 0) {
-			cmd->opts.symlinks = LF_PHYSICAL;
-		} else if (strcmp(a, "-H") == 0) {
-			cmd->opts.symlinks = LF_COMFOLLOW;
-		} else if (strcmp(a, "-L") == 0) {
-			cmd->opts.symlinks = LF_LOGICAL;
-		} else {
+		if (!parse_follow_flags(argv[p.pos], cmd)) {
 			break;
 		}
 	}

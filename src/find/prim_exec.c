@@ -23,12 +23,15 @@
  *
  * -ok and -okdir ask first, on stderr, "< CMD ... PATH > ? ", read a line of
  * standard input and run the command only if the line matches the locale's
- * yes expression (rpmatch: ^[yY] in the C locale).  The command's standard
- * input is /dev/null, so it cannot eat the answers.
+ * yes expression (rpmatch: ^[yY] in the C locale).  The answer is read a
+ * byte at a time, so nothing after its line is taken from the input, and
+ * the command keeps that standard input (POSIX; bfs): it may read what
+ * follows the answer.
  *
  * Where luafind differs from GNU find 4.9, on purpose:
- *  - -ok's command reads /dev/null.  GNU 4.9 means to do that, but its
- *    open_safer moves the new fd off 0, so the command runs with stdin closed.
+ *  - -ok's command keeps find's standard input.  GNU 4.9 means to give it
+ *    /dev/null, but its open_safer moves the new fd off 0, so the command
+ *    runs with stdin closed.
  *  - A batch the kernel still refuses (E2BIG, when it counts more than GNU's
  *    estimate) is halved and retried; GNU reports the error.  A path too long
  *    for any batch is run alone; GNU exits ("cannot fit single argument...").
@@ -55,7 +58,7 @@ extern char **environ;
 
 enum exec_flags {
 	EXEC_DIR = 1 << 0,     /**< -execdir, -okdir: run in the file's directory */
-	EXEC_CONFIRM = 1 << 1, /**< -ok, -okdir: ask first; stdin from /dev/null */
+	EXEC_CONFIRM = 1 << 1, /**< -ok, -okdir: ask first */
 	EXEC_MULTI = 1 << 2,   /**< "{} +": batch the paths */
 };
 
@@ -367,17 +370,14 @@ static char *search_path(const char *cmd)
  *
  * @return 0 with *pid set, or an errno value (not reported)
  */
-static int spawn(const struct exec *ex, char **argv, const struct run_dir *dir, pid_t *pid)
+static int spawn(char **argv, const struct run_dir *dir, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
 	int err = posix_spawn_file_actions_init(&fa);
 	if (err) {
 		return err;
 	}
-	if (ex->flags & EXEC_CONFIRM) {
-		err = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-	}
-	if (!err && dir->fd >= 0) {
+	if (dir->fd >= 0) {
 		err = posix_spawn_file_actions_addfchdir_np(&fa, dir->fd);
 	} else if (!err && dir->path) {
 		err = posix_spawn_file_actions_addchdir_np(&fa, dir->path);
@@ -412,12 +412,12 @@ static int spawn(const struct exec *ex, char **argv, const struct run_dir *dir, 
  * @return the command's exit status, 128 + N for a signal N, 1 if it could
  *         not be started, or -1 for E2BIG when @quiet_e2big (not reported)
  */
-static int run(const struct exec *ex, struct lf_eval *ev, char **argv, const struct run_dir *dir, bool quiet_e2big)
+static int run(struct lf_eval *ev, char **argv, const struct run_dir *dir, bool quiet_e2big)
 {
 	flush_output(ev);
 	default_sigchld(ev->cmd->ctx);
 	pid_t pid;
-	int err = spawn(ex, argv, dir, &pid);
+	int err = spawn(argv, dir, &pid);
 	if (err == E2BIG && quiet_e2big) {
 		return -1;
 	}
@@ -550,18 +550,24 @@ static bool confirm(const struct exec *ex, struct lf_eval *ev)
 	fputs(" > ? ", stderr);
 	fflush(stderr);
 
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n = getline(&line, &cap, stdin);
-	bool yes = false;
-	if (n > 0) {
-		if (line[n - 1] == '\n') {
-			line[n - 1] = '\0';
+	/* Byte by byte: what follows the line is left for the command. */
+	char line[256];
+	size_t n = 0;
+	for (;;) {
+		char c;
+		ssize_t r = read(STDIN_FILENO, &c, 1);
+		if (r < 0 && errno == EINTR) {
+			continue;
 		}
-		yes = rpmatch(line) > 0;
+		if (r <= 0 || c == '\n') {
+			break;
+		}
+		if (n < sizeof(line) - 1) {
+			line[n++] = c; /* the rest of a long line is read, not kept */
+		}
 	}
-	free(line);
-	return yes;
+	line[n] = '\0';
+	return n > 0 && rpmatch(line) > 0;
 }
 
 /* ---- "CMD ... ;" -------------------------------------------------------- */
@@ -624,7 +630,7 @@ static bool eval_exec_one(struct exec *ex, struct lf_eval *ev)
 		p += rest;
 	}
 	ex->vec[ex->nwords] = NULL;
-	return run(ex, ev, ex->vec, &t.dir, false) == 0;
+	return run(ev, ex->vec, &t.dir, false) == 0;
 }
 
 /* ---- "CMD ... {} +" ----------------------------------------------------- */
@@ -645,7 +651,7 @@ static void run_range(struct exec *ex, struct lf_eval *ev, size_t lo, size_t hi,
 		ex->vec[ex->nwords + (i - lo)] = ex->buf + ex->offs[i];
 	}
 	ex->vec[ex->nwords + (hi - lo)] = NULL;
-	int r = run(ex, ev, ex->vec, dir, hi - lo > 1);
+	int r = run(ev, ex->vec, dir, hi - lo > 1);
 	if (r < 0) {
 		size_t mid = lo + (hi - lo) / 2;
 		run_range(ex, ev, lo, mid, dir);

@@ -76,14 +76,27 @@ static int name_width(const char *s)
 /* The walk's stat data, or a message and NULL (the action is then false). */
 static const struct lf_stat *action_stat(struct lf_eval *ev)
 {
-	const struct lf_stat *st = lf_entry_stat(ev->entry, LF_FOLLOW_WALK);
-	if (!st) {
-		int err = errno;
-		lf_out_flush(ev->out);
-		lf_diag_path(ev->cmd->ctx, ev->entry->path, ev->entry->pathlen, err);
-		ev->status = 1;
+	return lf_eval_stat(ev);
+}
+
+/*
+ * %Y on a link whose target cannot be checked (EACCES) prints '?'; but when
+ * the link itself cannot be stat'ed either (it is in a directory that cannot
+ * be searched), that is an error and the entry is not printed, as in GNU
+ * find and bfs.  Other files take %Y from d_type, with no stat.
+ */
+static bool target_type_ok(struct lf_eval *ev)
+{
+	struct lf_entry *e = ev->entry;
+	if (e->type != LF_LNK || lf_entry_stat(e, LF_FOLLOW) || errno == ENOENT || errno == ENOTDIR ||
+	    errno == ELOOP || lf_entry_stat(e, LF_NOFOLLOW)) {
+		return true;
 	}
-	return st;
+	int err = errno;
+	lf_out_flush(ev->out);
+	lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, err);
+	ev->status = 1;
+	return false;
 }
 
 /* A directive that -printf could not write to its sink. */
@@ -103,6 +116,9 @@ static bool eval_printf(const struct lf_expr *x, struct lf_eval *ev)
 	struct action *a = x->data;
 	const struct lf_stat *st = NULL;
 	if (lf_printf_needs_stat(a->format) && !(st = action_stat(ev))) {
+		return false;
+	}
+	if (lf_printf_reads_target(a->format) && !target_type_ok(ev)) {
 		return false;
 	}
 	locale_t old = enter_locale(ev->cmd->ctx);

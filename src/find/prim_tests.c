@@ -351,12 +351,14 @@ static struct lf_expr *parse_daystart(struct lf_parser *p, const struct lf_prima
 }
 
 /* Stat a reference file named on the command line, following links as the
- * walk follows its roots (-H, -L). */
+ * walk follows its roots (-H, -L); a link whose target is missing or runs
+ * through a file ("f/") stands for itself, as a root does (lf_entry_stat). */
 static bool stat_reference(struct lf_parser *p, const char *path, struct lf_stat *st)
 {
 	bool follow = lf_parser_cmdline(p)->opts.symlinks != LF_PHYSICAL;
 	if (lf_stat_at(AT_FDCWD, path, follow, st) != 0 &&
-	    !(follow && errno == ENOENT && lf_stat_at(AT_FDCWD, path, false, st) == 0)) {
+	    !(follow && (errno == ENOENT || errno == ENOTDIR) &&
+	      lf_stat_at(AT_FDCWD, path, false, st) == 0)) {
 		lf_diag_path(lf_parser_ctx(p), path, strlen(path), errno);
 		return false;
 	}
@@ -928,8 +930,15 @@ static bool eval_empty(const struct lf_expr *x, struct lf_eval *ev)
 		int fd = openat(e->at_fd, e->at_name,
 				O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW));
 		if (fd < 0) {
+			int err = errno;
+			/* A directory that cannot even be stat'ed (its parent is not
+			 * searchable): that is the error, reported once, as GNU find,
+			 * which stats first, does. */
+			if (err == EACCES && !lf_eval_stat(ev)) {
+				return false;
+			}
 			lf_out_flush(ev->out);
-			lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, errno);
+			lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, err);
 			ev->status = 1;
 			return false;
 		}
@@ -984,10 +993,20 @@ static bool eval_xtype(const struct lf_expr *x, struct lf_eval *ev)
 	enum lf_type type = e->type;
 	if (!followed && type == LF_LNK) {
 		const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW);
+		if (!st && errno != ENOENT && errno != ENOTDIR && errno != ELOOP) {
+			/* Not known to be broken (EACCES): an error, as in GNU find and bfs. */
+			lf_out_flush(ev->out);
+			lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, errno);
+			ev->status = 1;
+			return false;
+		}
 		type = st ? lf_type_from_mode(st->mode) : LF_LNK;
 	} else if (followed) {
 		const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
 		if (!st) {
+			lf_out_flush(ev->out);
+			lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, errno);
+			ev->status = 1;
 			return false;
 		}
 		type = lf_type_from_mode(st->mode);

@@ -227,7 +227,7 @@ struct lf_printf {
 	struct segment *segs;
 	size_t nsegs;
 	bool need_stat; /* a directive reads the walk's stat data */
-	bool may_stat;  /* %Y stats links */
+	bool may_stat;  /* %Y: stats links */
 };
 
 static bool is_octal(char c)
@@ -788,6 +788,11 @@ bool lf_printf_needs_stat(const struct lf_printf *f)
 bool lf_printf_may_stat(const struct lf_printf *f)
 {
 	return f->need_stat || f->may_stat;
+}
+
+bool lf_printf_reads_target(const struct lf_printf *f)
+{
+	return f->may_stat;
 }
 
 void lf_printf_render(const struct lf_printf *f, struct lf_eval *ev, const struct lf_stat *st,

@@ -38,6 +38,9 @@ bool lf_printf_needs_stat(const struct lf_printf *f);
 /** Whether rendering may stat some entries (%Y on symbolic links). */
 bool lf_printf_may_stat(const struct lf_printf *f);
 
+/** Whether the format has %Y, the type of a link's target. */
+bool lf_printf_reads_target(const struct lf_printf *f);
+
 /**
  * Render @f for ev->entry into @out: @st is the walk's stat data of the
  * entry when lf_printf_needs_stat(), else NULL.  Failures of a directive

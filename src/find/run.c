@@ -62,6 +62,7 @@ enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_e
 		if (e->error == ENOENT && r->cmd->ignore_race && e->depth > 0) {
 			return LF_RUN_SKIPPED;
 		}
+		lf_eval_walk_error(ev); /* a -depth visit of it then says nothing more */
 		if (r->report_errors) {
 			lf_out_flush(ev->out);
 			lf_run_report_entry(r->cmd->ctx, e);

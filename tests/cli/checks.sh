@@ -378,4 +378,30 @@ check_perm_posix() {
 	echo "ok: $n -perm runs as bfs 4"
 }
 
+# -H, -L and -P grouped in one argument ("-HL") and repeated: the last one
+# wins (POSIX; bfs agrees, GNU find rejects the grouped forms).
+check_follow_flags() {
+	t=$work/follow
+	rm -rf "$t"
+	mkdir -p "$t/root/d"
+	ln -s d "$t/root/ld"
+	ln -s root "$t/lroot"
+	for c in "-HL d" "-LH l" "-LP l" "-PHL d" "-HLH l" "-L:-H l" "-H:-L d" "-P:-HL d" "-LLP l"; do
+		flags=$(printf '%s' "${c% *}" | tr : ' ')
+		want=${c#* }
+		# shellcheck disable=SC2086
+		got=$(cd "$t" && "$luafind" $flags root -name ld -printf '%y') || fail "$flags: failed"
+		[ "$got" = "$want" ] || fail "$flags: root/ld is '$got', expected '$want'"
+	done
+	# A root link is followed under -H, the last flag here.
+	got=$(cd "$t" && "$luafind" -LPH lroot -maxdepth 0 -printf '%y')
+	[ "$got" = d ] || fail "-LPH: the root is '$got', expected d"
+	for bad in -HLx -Hx -H- -HL-; do
+		if (cd "$t" && "$luafind" $bad lroot >/dev/null 2>&1); then
+			fail "$bad was accepted"
+		fi
+	done
+	echo "ok: grouped and repeated -H/-L/-P, the last one winning"
+}
+
 "check_$check"

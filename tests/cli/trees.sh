@@ -10,6 +10,7 @@
 # DEST/deep        a chain whose paths pass PATH_MAX (4096 bytes)
 # DEST/perms       a directory that cannot be read or searched (mode 000), to
 #                  be walked with the DAC capabilities dropped
+# DEST/unsearch   directories that can be read but not searched, links into them
 # DEST/special     a FIFO and a socket-free mix of types (fifo, device-free)
 # DEST/linkdel     links to files with other sizes, times, modes, owners than
 #                  their own, broken links, a self-loop: what -L changes for
@@ -84,6 +85,21 @@ echo x > perms/noread/f
 chmod 000 perms/closed
 chmod 644 perms/noexec
 chmod 311 perms/noread
+
+# unsearch: directories that can be read but not searched (mode 644, 600),
+# and links whose target cannot be checked (Permission denied), to be walked
+# with the DAC capabilities dropped
+mkdir -p unsearch/r644/d/sub unsearch/r600/d
+echo x > unsearch/r644/f
+echo x > unsearch/r644/d/x
+echo x > unsearch/r600/f
+ln -s f unsearch/r644/l
+ln -s d unsearch/r644/ld
+ln -s r644/f unsearch/to-f
+ln -s r644/d unsearch/to-d
+ln -s r644/nowhere unsearch/to-none
+chmod 644 unsearch/r644
+chmod 600 unsearch/r600
 
 # special: a FIFO and an empty directory among files
 mkdir -p special/d
