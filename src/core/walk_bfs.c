@@ -73,6 +73,9 @@ static void lru_touch(struct bfs_state *s, struct bnode *n)
 int lf_bfs_evict(struct lf_walk *w)
 {
 	struct bfs_state *s = w->bfs;
+	if (!s) {
+		return -1; /* nothing read yet, nothing open to evict */
+	}
 	for (struct bnode *n = s->lru_tail; n; n = n->lru_prev) {
 		if (n->flags & F_PINNED) {
 			continue;
@@ -283,7 +286,7 @@ static int visit_record(struct lf_walk *w, struct lf_dirent *d)
 		return 1;
 	}
 	if (e->type == LF_DIR) {
-		int unused;
+		bool unused; /* find_loop() below checks every directory under -L */
 		w->pend.read_it = lf_walk_may_descend(w, &unused);
 		struct bnode *loop = find_loop(w);
 		if (loop) {
