@@ -3,7 +3,7 @@
  * core's walk files.  Not installed.
  *
  * The calls go one way: walk.c (the public API) calls the engines and
- * walk_common.c; the depth-first engine (walk.c for now) and the
+ * walk_common.c; the depth-first engine (walk_dfs.c) and the
  * breadth-first engine (walk_bfs.c) call walk_common.c and never each other;
  * walk_common.c calls neither engine: the one thing it needs from the
  * engine in use, evicting a directory fd, comes through w->evict.
@@ -130,8 +130,10 @@ int lf_walk_resolve_type(struct lf_walk *w);
 bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop);
 int lf_walk_stat_root(struct lf_walk *w);
 
-/* Depth-first engine (walk.c). */
+/* Depth-first engine (walk_dfs.c). */
+int lf_dfs_next(struct lf_walk *w);
 int lf_dfs_evict(struct lf_walk *w);
+void lf_dfs_free(struct lf_walk *w); /* closes its frames' fds */
 
 /* Breadth-first engine (walk_bfs.c). */
 int lf_bfs_next(struct lf_walk *w);
