@@ -267,6 +267,72 @@ int lf_walk_resolve_type(struct lf_walk *w)
 	return 0;
 }
 
+/*
+ * Make the current entry an error entry for the directory path[0, pathlen),
+ * its name at @nameoff, that could not be opened, read or reopened.
+ */
+void lf_walk_error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff, int depth, int err)
+{
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->path[pathlen] = '\0';
+	e->path = w->path;
+	e->pathlen = pathlen;
+	e->nameoff = nameoff;
+	e->depth = depth;
+	e->type = LF_DIR;
+	e->visit = LF_VISIT_ERROR;
+	e->at_fd = -1;
+	e->at_name = w->path + nameoff;
+	e->error = err;
+	w->had_error = true;
+}
+
+/*
+ * Make the current entry the record @d, a child of the directory @dir; @pf
+ * and @pf_idx say where the stat-ahead thread may have its stat (pf NULL:
+ * nowhere).  Its type is d_type's, or a stat's when d_type cannot tell or a
+ * followed link hides it.
+ * @return 0 for a pre-order entry, 1 for an error entry (the stat failed),
+ * -1 on a fatal error (errno)
+ */
+int lf_walk_visit_record(struct lf_walk *w, const struct lf_dirent *d, const struct lf_parent *dir,
+			 struct lf_pf_window *pf, unsigned pf_idx)
+{
+	size_t off = dir->childoff;
+	size_t namelen = strlen(d->d_name);
+	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	if (off > dir->pathlen) {
+		w->path[dir->pathlen] = '/'; /* an error entry may have ended the path there */
+	}
+	memcpy(w->path + off, d->d_name, namelen + 1);
+
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->ent.raw_type = lf_type_from_dtype(d->d_type);
+	e->path = w->path;
+	e->pathlen = off + namelen;
+	e->nameoff = off;
+	e->depth = dir->depth + 1;
+	e->type = w->ent.raw_type;
+	e->visit = LF_VISIT_PRE;
+	e->ino = d->d_ino;
+	e->at_fd = dir->fd;
+	e->at_name = w->path + off;
+	w->ent.pf = pf;
+	w->ent.pf_idx = pf_idx;
+
+	if (lf_walk_resolve_type(w) != 0) {
+		e->visit = LF_VISIT_ERROR;
+		e->error = errno;
+		w->had_error = true;
+		return 1;
+	}
+	return 0;
+}
+
 /* ---- before descending -------------------------------------------------- */
 
 /*

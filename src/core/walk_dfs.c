@@ -167,25 +167,6 @@ static int hash_find(const struct lf_walk *w, uint64_t dev, uint64_t ino)
 
 /* ---- the depth-first engine --------------------------------------------- */
 
-static struct lf_entry *error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff,
-				    int depth, int err)
-{
-	struct lf_entry *e = &w->ent.pub;
-	lf_walk_reset_entry(w);
-	w->path[pathlen] = '\0';
-	e->path = w->path;
-	e->pathlen = pathlen;
-	e->nameoff = nameoff;
-	e->depth = depth;
-	e->type = LF_DIR;
-	e->visit = LF_VISIT_ERROR;
-	e->at_fd = -1;
-	e->at_name = w->path + nameoff;
-	e->error = err;
-	w->had_error = true;
-	return e;
-}
-
 /* Open the directory @steps levels above @src_fd through "..". */
 static int open_upward(struct lf_walk *w, int src_fd, int steps)
 {
@@ -403,7 +384,7 @@ static int descend(struct lf_walk *w)
 		}
 	}
 	if (err) {
-		error_entry(w, w->pend.pathlen, nameoff, w->pend.depth, err);
+		lf_walk_error_entry(w, w->pend.pathlen, nameoff, w->pend.depth, err);
 		return 1;
 	}
 	return 0;
@@ -499,11 +480,13 @@ static struct lf_pf_window *window_slot(struct lf_walk *w, struct lf_frame *top,
 static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 {
 	struct lf_frame *top = &w->frames[w->nframes - 1];
-	size_t off = childoff(w, top);
-	size_t namelen = strlen(d->d_name);
+	const struct lf_parent dir = {
+		.pathlen = top->pathlen,
+		.childoff = childoff(w, top),
+		.fd = top->fd,
+		.depth = top->depth,
+	};
 	int depth = top->depth + 1;
-	int at_fd = top->fd;
-	size_t toplen = top->pathlen;
 	struct lf_pf_window *pf = NULL;
 	unsigned pf_idx = 0;
 
@@ -512,35 +495,11 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 		pf = window_slot(w, top, &pf_idx);
 	}
 	consume_record(w, top);
-	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
-		return lf_walk_set_fatal(w, errno);
+	int r = lf_walk_visit_record(w, d, &dir, pf, pf_idx);
+	if (r != 0) {
+		return r;
 	}
-	if (off > toplen) {
-		w->path[toplen] = '/';
-	}
-	memcpy(w->path + off, d->d_name, namelen + 1);
-
 	struct lf_entry *e = &w->ent.pub;
-	lf_walk_reset_entry(w);
-	w->ent.raw_type = lf_type_from_dtype(d->d_type);
-	e->path = w->path;
-	e->pathlen = off + namelen;
-	e->nameoff = off;
-	e->depth = depth;
-	e->type = w->ent.raw_type;
-	e->visit = LF_VISIT_PRE;
-	e->ino = d->d_ino;
-	e->at_fd = at_fd;
-	e->at_name = w->path + off;
-	w->ent.pf = pf;
-	w->ent.pf_idx = pf_idx;
-
-	if (lf_walk_resolve_type(w) != 0) {
-		e->visit = LF_VISIT_ERROR;
-		e->error = errno;
-		w->had_error = true;
-		return 1;
-	}
 	if (e->type == LF_DIR) {
 		bool check_loop;
 		w->pend.read_it = lf_walk_may_descend(w, &check_loop);
@@ -584,7 +543,7 @@ static int visit_post(struct lf_walk *w)
 			int err = errno;
 			parent = &w->frames[t - 1];
 			parent->flags |= F_LOST;
-			error_entry(w, parent->pathlen, frame_nameoff(w, t - 1), parent->depth, err);
+			lf_walk_error_entry(w, parent->pathlen, frame_nameoff(w, t - 1), parent->depth, err);
 			return 1;
 		}
 		f = &w->frames[t];
@@ -629,7 +588,7 @@ static int pop_frame(struct lf_walk *w)
 			int err = errno;
 			struct lf_frame *parent = &w->frames[t - 1];
 			parent->flags |= F_LOST;
-			error_entry(w, parent->pathlen, frame_nameoff(w, t - 1), parent->depth, err);
+			lf_walk_error_entry(w, parent->pathlen, frame_nameoff(w, t - 1), parent->depth, err);
 			ret = 1;
 		}
 		f = &w->frames[t];

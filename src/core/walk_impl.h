@@ -57,7 +57,16 @@ struct lf_frame {
 	unsigned pf_none;        /* children to visit without a window */
 };
 
+/* The directory whose records an engine visits (lf_walk_visit_record()). */
+struct lf_parent {
+	size_t pathlen;  /* its path is path[0, pathlen) */
+	size_t childoff; /* where its children's names start in the path */
+	int fd;
+	int depth;
+};
+
 struct bfs_state;
+struct lf_dirent; /* dir.h */
 
 struct lf_walk {
 	struct lf_walk_opts opts;
@@ -127,6 +136,9 @@ int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow
 int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted);
 void lf_walk_reset_entry(struct lf_walk *w);
 int lf_walk_resolve_type(struct lf_walk *w);
+void lf_walk_error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff, int depth, int err);
+int lf_walk_visit_record(struct lf_walk *w, const struct lf_dirent *d, const struct lf_parent *dir,
+			 struct lf_pf_window *pf, unsigned pf_idx);
 bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop);
 int lf_walk_stat_root(struct lf_walk *w);
 
