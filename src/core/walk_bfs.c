@@ -292,12 +292,7 @@ static int visit_record(struct lf_walk *w, struct lf_dirent *d)
 			w->had_error = true;
 			return 1;
 		}
-		w->pend_active = true;
-		w->pruned = false;
-		w->pend.root = false;
-		w->pend.pathlen = e->pathlen;
-		w->pend.ino = e->ino;
-		w->pend.depth = e->depth;
+		lf_walk_pend_dir(w);
 	}
 	return e->depth >= w->opts.mindepth;
 }
@@ -443,20 +438,6 @@ int lf_bfs_next(struct lf_walk *w)
 		int r = lf_walk_stat_root(w);
 		if (r != 0) {
 			return r;
-		}
-		struct lf_entry *e = &w->ent.pub;
-		if (e->type == LF_DIR) {
-			const struct lf_stat *st = &w->ent.cache[w->ent.cache_err[1] == 0];
-			w->pend_active = true;
-			w->pruned = false;
-			w->pend.root = true;
-			w->pend.pathlen = e->pathlen;
-			w->pend.ino = e->ino;
-			w->pend.depth = 0;
-			w->pend.have_id = true;
-			w->pend.id_dev = st->dev;
-			w->pend.id_ino = st->ino;
-			w->pend.read_it = w->opts.maxdepth != 0;
 		}
 		if (w->opts.mindepth <= 0) {
 			return 1;

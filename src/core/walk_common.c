@@ -386,9 +386,29 @@ bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop)
 	return !keep_out;
 }
 
+/*
+ * The current entry, a directory, is to be read on the next call unless it
+ * is pruned first; w->pend.read_it and w->pend's identity are set already.
+ */
+void lf_walk_pend_dir(struct lf_walk *w)
+{
+	const struct lf_entry *e = &w->ent.pub;
+	w->pend_active = true;
+	w->pruned = false;
+	w->pend.root = e->depth == 0;
+	w->pend.via_link = e->depth > 0 && w->ent.raw_type == LF_LNK;
+	w->pend.pathlen = e->pathlen;
+	w->pend.ino = e->ino;
+	w->pend.depth = e->depth;
+}
+
 /* ---- roots -------------------------------------------------------------- */
 
-/* The next root: stat it (a handful of stats per run, not per entry). */
+/*
+ * The next root: stat it (a handful of stats per run, not per entry).  A
+ * directory is then pending (lf_walk_pend_dir()), its identity known.
+ * @return 0 for a pre-order entry, 1 for an error entry, -1 on a fatal error
+ */
 int lf_walk_stat_root(struct lf_walk *w)
 {
 	const char *root = w->opts.roots[w->next_root];
@@ -426,6 +446,13 @@ int lf_walk_stat_root(struct lf_walk *w)
 	if (!w->ent.follow_walk) {
 		/* The stat did not follow: it is the root's own type, as d_type. */
 		w->ent.raw_type = e->type;
+	}
+	if (e->type == LF_DIR) {
+		w->pend.have_id = true;
+		w->pend.id_dev = st->dev;
+		w->pend.id_ino = st->ino;
+		w->pend.read_it = w->opts.maxdepth != 0;
+		lf_walk_pend_dir(w);
 	}
 	return 0;
 }

@@ -400,18 +400,6 @@ static int visit_root(struct lf_walk *w)
 	if (e->type != LF_DIR) {
 		return e->depth >= w->opts.mindepth ? 1 : 0;
 	}
-	const struct lf_stat *st = &w->ent.cache[w->ent.cache_err[1] == 0];
-	w->pend_active = true;
-	w->pruned = false;
-	w->pend.root = true;
-	w->pend.via_link = false;
-	w->pend.pathlen = e->pathlen;
-	w->pend.ino = e->ino;
-	w->pend.depth = 0;
-	w->pend.have_id = true;
-	w->pend.id_dev = st->dev;
-	w->pend.id_ino = st->ino;
-	w->pend.read_it = w->opts.maxdepth != 0;
 	return w->opts.order != LF_ORDER_POST && w->opts.mindepth <= 0;
 }
 
@@ -511,13 +499,7 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 			w->had_error = true;
 			return 1;
 		}
-		w->pend_active = true;
-		w->pruned = false;
-		w->pend.root = false;
-		w->pend.via_link = w->ent.raw_type == LF_LNK;
-		w->pend.pathlen = e->pathlen;
-		w->pend.ino = e->ino;
-		w->pend.depth = depth;
+		lf_walk_pend_dir(w);
 		if (w->opts.order == LF_ORDER_POST) {
 			return 0;
 		}

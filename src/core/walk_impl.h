@@ -140,6 +140,7 @@ void lf_walk_error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff, int 
 int lf_walk_visit_record(struct lf_walk *w, const struct lf_dirent *d, const struct lf_parent *dir,
 			 struct lf_pf_window *pf, unsigned pf_idx);
 bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop);
+void lf_walk_pend_dir(struct lf_walk *w);
 int lf_walk_stat_root(struct lf_walk *w);
 
 /* Depth-first engine (walk_dfs.c). */
