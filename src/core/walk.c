@@ -67,11 +67,8 @@ int lf_walk_next(struct lf_walk *w, struct lf_entry **ent)
 		errno = w->fatal;
 		return -1;
 	}
-	int r = w->opts.order == LF_ORDER_BREADTH ? lf_bfs_next(w) : lf_dfs_next(w);
-	if (r > 0) {
-		*ent = &w->ent.pub;
-	}
-	return r;
+	/* A tail call: the engine sets *ent. */
+	return w->opts.order == LF_ORDER_BREADTH ? lf_bfs_next(w, ent) : lf_dfs_next(w, ent);
 }
 
 void lf_walk_prune(struct lf_walk *w)

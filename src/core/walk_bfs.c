@@ -383,7 +383,7 @@ static struct lf_dirent *next_record(struct lf_walk *w)
 	return NULL;
 }
 
-int lf_bfs_next(struct lf_walk *w)
+static int bfs_next(struct lf_walk *w)
 {
 	if (!w->bfs) {
 		w->bfs = calloc(1, sizeof(*w->bfs));
@@ -443,6 +443,16 @@ int lf_bfs_next(struct lf_walk *w)
 			return 1;
 		}
 	}
+}
+
+/* lf_walk_next() in breadth-first order. */
+int lf_bfs_next(struct lf_walk *w, struct lf_entry **ent)
+{
+	int r = bfs_next(w);
+	if (r > 0) {
+		*ent = &w->ent.pub;
+	}
+	return r;
 }
 
 void lf_bfs_free(struct lf_walk *w)

@@ -588,7 +588,7 @@ static int pop_frame(struct lf_walk *w)
 	return ret;
 }
 
-int lf_dfs_next(struct lf_walk *w)
+static int dfs_next(struct lf_walk *w)
 {
 	for (;;) {
 		if (w->pend_active) {
@@ -626,6 +626,16 @@ int lf_dfs_next(struct lf_walk *w)
 			return r;
 		}
 	}
+}
+
+/* lf_walk_next() in the depth-first orders. */
+int lf_dfs_next(struct lf_walk *w, struct lf_entry **ent)
+{
+	int r = dfs_next(w);
+	if (r > 0) {
+		*ent = &w->ent.pub;
+	}
+	return r;
 }
 
 void lf_dfs_free(struct lf_walk *w)

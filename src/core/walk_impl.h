@@ -125,6 +125,13 @@ static inline int lf_walk_set_fatal(struct lf_walk *w, int err)
 	return -1;
 }
 
+/*
+ * Hidden: these are no part of the library's interface, and a call to a
+ * hidden function in the same file may be inlined even in PIC code (lf_core
+ * is built with -fPIC, where default visibility means "may be interposed").
+ */
+#pragma GCC visibility push(hidden)
+
 /* Shared machinery (walk_common.c). */
 enum lf_type lf_type_from_dtype(unsigned char d_type);
 int lf_walk_grow_path(struct lf_walk *w, size_t need);
@@ -144,13 +151,15 @@ void lf_walk_pend_dir(struct lf_walk *w);
 int lf_walk_stat_root(struct lf_walk *w);
 
 /* Depth-first engine (walk_dfs.c). */
-int lf_dfs_next(struct lf_walk *w);
+int lf_dfs_next(struct lf_walk *w, struct lf_entry **ent); /* as lf_walk_next() */
 int lf_dfs_evict(struct lf_walk *w);
 void lf_dfs_free(struct lf_walk *w); /* closes its frames' fds */
 
 /* Breadth-first engine (walk_bfs.c). */
-int lf_bfs_next(struct lf_walk *w);
+int lf_bfs_next(struct lf_walk *w, struct lf_entry **ent); /* as lf_walk_next() */
 int lf_bfs_evict(struct lf_walk *w);
 void lf_bfs_free(struct lf_walk *w);
+
+#pragma GCC visibility pop
 
 #endif
