@@ -4,9 +4,11 @@
  * Map of the sources:
  *
  *   src/core/       the traversal core (no Lua, no CLI)
- *     walk.[ch]       the pull walker: depth-first engine, fd budget, stat cache
+ *     walk.[ch]       the pull walker's API: open, next (to an engine), delete, close
+ *     walk_dfs.c      the depth-first engine (pre-, post- and both orders)
  *     walk_bfs.c      the breadth-first engine
- *     walk_impl.h     walker state shared by the two engines
+ *     walk_common.c   what the engines share: fd budget, reading, entries, stat cache
+ *     walk_impl.h     walker state and the internal interface of the walk files
  *     dir.[ch]        getdents64
  *     stat.[ch]       statx with an fstatat fallback
  *   src/find/       find's language as a library (lf_find, no Lua: also in

@@ -73,6 +73,9 @@ static void lru_touch(struct bfs_state *s, struct bnode *n)
 int lf_bfs_evict(struct lf_walk *w)
 {
 	struct bfs_state *s = w->bfs;
+	if (!s) {
+		return -1; /* nothing read yet, nothing open to evict */
+	}
 	for (struct bnode *n = s->lru_tail; n; n = n->lru_prev) {
 		if (n->flags & F_PINNED) {
 			continue;
@@ -253,37 +256,20 @@ static int visit_record(struct lf_walk *w, struct lf_dirent *d)
 {
 	struct bfs_state *s = w->bfs;
 	struct bnode *cur = s->cur;
-	size_t namelen = strlen(d->d_name);
 	size_t off = s->childoff;
-
-	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
-		return -1;
+	const struct lf_parent dir = {
+		.pathlen = s->dirlen,
+		.childoff = off,
+		.fd = cur->fd,
+		.depth = cur->depth,
+	};
+	int r = lf_walk_visit_record(w, d, &dir, NULL, 0);
+	if (r != 0) {
+		return r;
 	}
-	if (off > s->dirlen) {
-		w->path[s->dirlen] = '/'; /* an error entry may have ended the path there */
-	}
-	memcpy(w->path + off, d->d_name, namelen + 1);
 	struct lf_entry *e = &w->ent.pub;
-	lf_walk_reset_entry(w);
-	w->ent.raw_type = lf_type_from_dtype(d->d_type);
-	e->path = w->path;
-	e->pathlen = off + namelen;
-	e->nameoff = off;
-	e->depth = cur->depth + 1;
-	e->type = w->ent.raw_type;
-	e->visit = LF_VISIT_PRE;
-	e->ino = d->d_ino;
-	e->at_fd = cur->fd;
-	e->at_name = w->path + off;
-
-	if (lf_walk_resolve_type(w) != 0) {
-		e->visit = LF_VISIT_ERROR;
-		e->error = errno;
-		w->had_error = true;
-		return 1;
-	}
 	if (e->type == LF_DIR) {
-		int unused;
+		bool unused; /* find_loop() below checks every directory under -L */
 		w->pend.read_it = lf_walk_may_descend(w, &unused);
 		if (e->visit == LF_VISIT_ERROR) {
 			return 1;
@@ -302,19 +288,14 @@ static int visit_record(struct lf_walk *w, struct lf_dirent *d)
 			if (off > (size_t)curlen) {
 				w->path[curlen] = '/';
 			}
-			memcpy(w->path + off, d->d_name, namelen + 1);
+			memcpy(w->path + off, d->d_name, e->pathlen - off + 1);
 			e->path = w->path;
 			e->at_name = w->path + off;
 			e->loop_pathlen = (size_t)anc;
 			w->had_error = true;
 			return 1;
 		}
-		w->pend_active = true;
-		w->pruned = false;
-		w->pend.root = false;
-		w->pend.pathlen = e->pathlen;
-		w->pend.ino = e->ino;
-		w->pend.depth = e->depth;
+		lf_walk_pend_dir(w);
 	}
 	return e->depth >= w->opts.mindepth;
 }
@@ -359,20 +340,8 @@ static int start_next_dir(struct lf_walk *w)
 	if (n->parent && n->parent->parent) {
 		n->parent->flags &= ~(unsigned)F_PINNED;
 	}
-	struct lf_entry *e = &w->ent.pub;
 	if (fd < 0) {
-		int err = errno;
-		lf_walk_reset_entry(w);
-		e->path = w->path;
-		e->pathlen = (size_t)len;
-		e->nameoff = (size_t)len - n->namelen;
-		e->depth = n->depth;
-		e->type = LF_DIR;
-		e->visit = LF_VISIT_ERROR;
-		e->at_fd = -1;
-		e->at_name = w->path + e->nameoff;
-		e->error = err;
-		w->had_error = true;
+		lf_walk_error_entry(w, (size_t)len, (size_t)len - n->namelen, n->depth, errno);
 		release(w, n);
 		return 1;
 	}
@@ -392,19 +361,7 @@ static int start_next_dir(struct lf_walk *w)
 	s->childoff = (size_t)len + (n->parent || w->path[len - 1] != '/');
 	w->path[len] = '/';
 	if (rerr != 0) {
-		int err = errno;
-		lf_walk_reset_entry(w);
-		w->path[len] = '\0';
-		e->path = w->path;
-		e->pathlen = (size_t)len;
-		e->nameoff = (size_t)len - n->namelen;
-		e->depth = n->depth;
-		e->type = LF_DIR;
-		e->visit = LF_VISIT_ERROR;
-		e->at_fd = -1;
-		e->at_name = w->path + e->nameoff;
-		e->error = err;
-		w->had_error = true;
+		lf_walk_error_entry(w, (size_t)len, (size_t)len - n->namelen, n->depth, errno);
 		return 1;
 	}
 	return 0;
@@ -429,7 +386,7 @@ static struct lf_dirent *next_record(struct lf_walk *w)
 	return NULL;
 }
 
-int lf_bfs_next(struct lf_walk *w)
+static int bfs_next(struct lf_walk *w)
 {
 	if (!w->bfs) {
 		w->bfs = calloc(1, sizeof(*w->bfs));
@@ -485,24 +442,20 @@ int lf_bfs_next(struct lf_walk *w)
 		if (r != 0) {
 			return r;
 		}
-		struct lf_entry *e = &w->ent.pub;
-		if (e->type == LF_DIR) {
-			const struct lf_stat *st = &w->ent.cache[w->ent.cache_err[1] == 0];
-			w->pend_active = true;
-			w->pruned = false;
-			w->pend.root = true;
-			w->pend.pathlen = e->pathlen;
-			w->pend.ino = e->ino;
-			w->pend.depth = 0;
-			w->pend.have_id = true;
-			w->pend.id_dev = st->dev;
-			w->pend.id_ino = st->ino;
-			w->pend.read_it = w->opts.maxdepth != 0;
-		}
 		if (w->opts.mindepth <= 0) {
 			return 1;
 		}
 	}
+}
+
+/* lf_walk_next() in breadth-first order. */
+int lf_bfs_next(struct lf_walk *w, struct lf_entry **ent)
+{
+	int r = bfs_next(w);
+	if (r > 0) {
+		*ent = &w->ent.pub;
+	}
+	return r;
 }
 
 void lf_bfs_free(struct lf_walk *w)

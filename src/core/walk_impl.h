@@ -1,6 +1,12 @@
 /*
- * walk_impl.h: the walker's private state, shared by the depth-first engine
- * (walk.c) and the breadth-first engine (walk_bfs.c).  Not installed.
+ * walk_impl.h: the walker's private state, and the internal interface of the
+ * core's walk files.  Not installed.
+ *
+ * The calls go one way: walk.c (the public API) calls the engines and
+ * walk_common.c; the depth-first engine (walk_dfs.c) and the
+ * breadth-first engine (walk_bfs.c) call walk_common.c and never each other;
+ * walk_common.c calls neither engine: the one thing it needs from the
+ * engine in use, evicting a directory fd, comes through w->evict.
  */
 #ifndef LF_WALK_IMPL_H
 #define LF_WALK_IMPL_H
@@ -8,6 +14,7 @@
 #include "prefetch.h"
 #include "walk.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,7 +57,16 @@ struct lf_frame {
 	unsigned pf_none;        /* children to visit without a window */
 };
 
+/* The directory whose records an engine visits (lf_walk_visit_record()). */
+struct lf_parent {
+	size_t pathlen;  /* its path is path[0, pathlen) */
+	size_t childoff; /* where its children's names start in the path */
+	int fd;
+	int depth;
+};
+
 struct bfs_state;
+struct lf_dirent; /* dir.h */
 
 struct lf_walk {
 	struct lf_walk_opts opts;
@@ -73,6 +89,9 @@ struct lf_walk {
 	uint64_t root_dev; /* for LF_WALK_XDEV */
 
 	int open_fds, max_fds;
+	/* The engine's eviction: close one unpinned directory fd, recording
+	 * what a reopen will check.  0, or -1 if none can go.  Set at open. */
+	int (*evict)(struct lf_walk *w);
 
 	/* The directory last returned, waiting to be read on the next call. */
 	bool pend_active, pruned;
@@ -91,22 +110,56 @@ struct lf_walk {
 	int fatal; /* errno of a failure that ends the walk, or 0 */
 };
 
-/* Shared helpers (walk.c). */
+static inline bool lf_walk_is_logical(const struct lf_walk *w)
+{
+	return w->opts.symlinks == LF_LOGICAL;
+}
+
+/* Keep @err as the error that ends the walk (the first one wins); -1. */
+static inline int lf_walk_set_fatal(struct lf_walk *w, int err)
+{
+	if (!w->fatal) {
+		w->fatal = err;
+	}
+	errno = w->fatal;
+	return -1;
+}
+
+/*
+ * Hidden: these are no part of the library's interface, and a call to a
+ * hidden function in the same file may be inlined even in PIC code (lf_core
+ * is built with -fPIC, where default visibility means "may be interposed").
+ */
+#pragma GCC visibility push(hidden)
+
+/* Shared machinery (walk_common.c). */
+enum lf_type lf_type_from_dtype(unsigned char d_type);
 int lf_walk_grow_path(struct lf_walk *w, size_t need);
 int lf_walk_reserve_arena(struct lf_walk *w, size_t need);
-enum lf_type lf_type_from_dtype(unsigned char d_type);
-void lf_walk_reset_entry(struct lf_walk *w);
-int lf_walk_resolve_type(struct lf_walk *w);
-bool lf_walk_may_descend(struct lf_walk *w, int *loop_frame);
-int lf_walk_stat_root(struct lf_walk *w);
-int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted);
-int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow);
 void lf_walk_close_fd(struct lf_walk *w, int fd);
 int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino);
+void lf_walk_make_room(struct lf_walk *w, int need); /* evict until @need fds fit */
+int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow);
+int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted);
+void lf_walk_reset_entry(struct lf_walk *w);
+int lf_walk_resolve_type(struct lf_walk *w);
+void lf_walk_error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff, int depth, int err);
+int lf_walk_visit_record(struct lf_walk *w, const struct lf_dirent *d, const struct lf_parent *dir,
+			 struct lf_pf_window *pf, unsigned pf_idx);
+bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop);
+void lf_walk_pend_dir(struct lf_walk *w);
+int lf_walk_stat_root(struct lf_walk *w);
+
+/* Depth-first engine (walk_dfs.c). */
+int lf_dfs_next(struct lf_walk *w, struct lf_entry **ent); /* as lf_walk_next() */
+int lf_dfs_evict(struct lf_walk *w);
+void lf_dfs_free(struct lf_walk *w); /* closes its frames' fds */
 
 /* Breadth-first engine (walk_bfs.c). */
-int lf_bfs_next(struct lf_walk *w);
-int lf_bfs_evict(struct lf_walk *w); /* the breadth-first eviction, 0 or -1 */
+int lf_bfs_next(struct lf_walk *w, struct lf_entry **ent); /* as lf_walk_next() */
+int lf_bfs_evict(struct lf_walk *w);
 void lf_bfs_free(struct lf_walk *w);
+
+#pragma GCC visibility pop
 
 #endif

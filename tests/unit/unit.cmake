@@ -16,7 +16,7 @@
 #              -Wl,--wrap=syscall  (getdents64: DT_UNKNOWN, EIO)
 #   test_stat: -Wl,--wrap=statx    (ENOSYS, to test the fstatat fallback)
 # If the core is ever built with _FILE_OFFSET_BITS=64 on a 32-bit target, or
-# with _FORTIFY_SOURCE, check `nm -u` of walk.c.o: the wrapped names must be
+# with _FORTIFY_SOURCE, check `nm -u` of walk_*.c.o: the wrapped names must be
 # the undefined symbols the core really references (openat, not openat64 or
 # __openat_2), or the wraps silently stop injecting.
 

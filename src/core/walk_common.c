@@ -1,0 +1,467 @@
+/*
+ * walk_common.c: what the depth-first engine (walk_dfs.c) and the
+ * breadth-first engine (walk_bfs.c) share, and nothing that knows either
+ * engine's state: the path buffer, the record arena and reading a directory
+ * into it, the fd budget (an engine's eviction comes in through w->evict),
+ * the current entry and its lazy stat cache, type resolution, the checks
+ * before descending (xdev, links under -L, identity for loop detection), and
+ * the roots' stat.
+ */
+#define _GNU_SOURCE
+#include "dir.h"
+#include "walk_impl.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Free space at the arena's top before each getdents64 call. */
+#define READ_CHUNK (64 * 1024)
+
+enum lf_type lf_type_from_mode(uint32_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return LF_REG;
+	case S_IFDIR: return LF_DIR;
+	case S_IFLNK: return LF_LNK;
+	case S_IFIFO: return LF_FIFO;
+	case S_IFSOCK: return LF_SOCK;
+	case S_IFCHR: return LF_CHR;
+	case S_IFBLK: return LF_BLK;
+	default: return LF_UNKNOWN;
+	}
+}
+
+enum lf_type lf_type_from_dtype(unsigned char d_type)
+{
+	switch (d_type) {
+	case DT_REG: return LF_REG;
+	case DT_DIR: return LF_DIR;
+	case DT_LNK: return LF_LNK;
+	case DT_FIFO: return LF_FIFO;
+	case DT_SOCK: return LF_SOCK;
+	case DT_CHR: return LF_CHR;
+	case DT_BLK: return LF_BLK;
+	default: return LF_UNKNOWN;
+	}
+}
+
+int lf_walk_grow_path(struct lf_walk *w, size_t need)
+{
+	if (need <= w->pathcap) {
+		return 0;
+	}
+	size_t cap = w->pathcap ? w->pathcap : 256;
+	while (cap < need) {
+		cap *= 2;
+	}
+	char *p = realloc(w->path, cap);
+	if (!p) {
+		return -1;
+	}
+	w->path = p;
+	w->pathcap = cap;
+	w->ent.pub.path = p;
+	return 0;
+}
+
+int lf_walk_reserve_arena(struct lf_walk *w, size_t need)
+{
+	if (w->arenacap - w->arenatop >= need) {
+		return 0;
+	}
+	size_t cap = w->arenacap ? w->arenacap : 4 * READ_CHUNK;
+	while (cap - w->arenatop < need) {
+		cap *= 2;
+	}
+	char *a = realloc(w->arena, cap);
+	if (!a) {
+		return -1;
+	}
+	w->arena = a;
+	w->arenacap = cap;
+	return 0;
+}
+
+/* ---- fd budget ---------------------------------------------------------- */
+
+void lf_walk_close_fd(struct lf_walk *w, int fd)
+{
+	if (fd >= 0) {
+		close(fd);
+		w->open_fds--;
+		w->counters.closes++;
+	}
+}
+
+int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino)
+{
+	struct lf_stat st;
+	w->counters.fd_stats++;
+	if (lf_stat_fd(fd, &st) != 0) {
+		return -1;
+	}
+	*dev = st.dev;
+	*ino = st.ino;
+	return 0;
+}
+
+void lf_walk_make_room(struct lf_walk *w, int need)
+{
+	while (w->open_fds + need > w->max_fds && w->evict(w) == 0) {
+	}
+}
+
+int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow)
+{
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW);
+	lf_walk_make_room(w, 1);
+	for (;;) {
+		w->counters.opens++;
+		int fd = openat(at_fd, name, flags);
+		if (fd >= 0) {
+			w->open_fds++;
+			return fd;
+		}
+		if ((errno != EMFILE && errno != ENFILE) || w->evict(w) != 0) {
+			return -1;
+		}
+		/* The real limit is lower than we thought: remember it. */
+		w->max_fds = w->open_fds > 2 ? w->open_fds : 2;
+	}
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int cmp_records(const void *a, const void *b, void *arena)
+{
+	const struct lf_dirent *da = (const void *)((char *)arena + *(const size_t *)a);
+	const struct lf_dirent *db = (const void *)((char *)arena + *(const size_t *)b);
+	return strcmp(da->d_name, db->d_name);
+}
+
+int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted)
+{
+	int err = 0;
+	*start = w->arenatop;
+	for (;;) {
+		if (lf_walk_reserve_arena(w, READ_CHUNK) != 0) {
+			return lf_walk_set_fatal(w, errno);
+		}
+		w->counters.getdents++;
+		ssize_t n = lf_getdents(fd, w->arena + w->arenatop, w->arenacap - w->arenatop);
+		if (n <= 0) {
+			err = n < 0 ? errno : 0;
+			break;
+		}
+		w->arenatop += (size_t)n;
+	}
+	*end = w->arenatop;
+	*sorted = false;
+
+	if (w->opts.flags & LF_WALK_SORT) {
+		size_t count = 0;
+		for (size_t o = *start; o < *end; o += ((struct lf_dirent *)(w->arena + o))->d_reclen) {
+			count++;
+		}
+		if (lf_walk_reserve_arena(w, count * sizeof(size_t)) != 0) {
+			return lf_walk_set_fatal(w, errno);
+		}
+		size_t *index = (size_t *)(w->arena + w->arenatop);
+		size_t n = 0;
+		for (size_t o = *start; o < *end; o += ((struct lf_dirent *)(w->arena + o))->d_reclen) {
+			if (!lf_dir_is_dot(((struct lf_dirent *)(w->arena + o))->d_name)) {
+				index[n++] = o;
+			}
+		}
+		qsort_r(index, n, sizeof(size_t), cmp_records, w->arena);
+		*start = w->arenatop;
+		w->arenatop += n * sizeof(size_t);
+		*end = w->arenatop;
+		*sorted = true;
+	}
+
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- entries and their stat cache --------------------------------------- */
+
+void lf_walk_reset_entry(struct lf_walk *w)
+{
+	w->ent.cache_err[0] = -1;
+	w->ent.cache_err[1] = -1;
+	w->ent.pub.error = 0;
+	w->ent.pub.loop_pathlen = 0;
+	w->ent.pub.root = w->cur_root;
+	w->ent.follow_walk = lf_walk_is_logical(w);
+	w->ent.pf = NULL;
+}
+
+const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how)
+{
+	struct entry_priv *p = (struct entry_priv *)e;
+	struct lf_walk *w = p->w;
+	bool walk_mode = how == LF_FOLLOW_WALK;
+	bool follow = walk_mode ? p->follow_walk : how == LF_FOLLOW;
+	bool maybe_link = p->raw_type == LF_LNK || p->raw_type == LF_UNKNOWN;
+	int slot = follow && maybe_link;
+
+	if (!maybe_link && p->cache_err[1] >= 0) {
+		slot = 1; /* not a link: a follow result serves both */
+	}
+	if (p->cache_err[slot] < 0 && slot == 0 && p->pf) {
+		int err = lf_pf_take(p->pf, p->pf_idx, &p->cache[0]);
+		p->pf = NULL;
+		if (err >= 0) {
+			w->counters.stats++;
+			w->counters.stats_ahead++;
+			p->cache_err[0] = err;
+		}
+	}
+	if (p->cache_err[slot] < 0) {
+		if (slot) {
+			w->counters.stats_follow++;
+		} else {
+			w->counters.stats++;
+		}
+		int r = lf_stat_at(e->at_fd, e->at_name, slot, &p->cache[slot]);
+		p->cache_err[slot] = r == 0 ? 0 : errno;
+	}
+	if (p->cache_err[slot] == 0) {
+		return &p->cache[slot];
+	}
+	if (slot && walk_mode && (p->cache_err[slot] == ENOENT || p->cache_err[slot] == ENOTDIR)) {
+		/*
+		 * A broken link under -L is described by the link itself (POSIX:
+		 * when the referenced file does not exist), and so is one whose
+		 * target path runs through a file ("f/"), as bfs does.
+		 */
+		return lf_entry_stat(e, LF_NOFOLLOW);
+	}
+	errno = p->cache_err[slot];
+	return NULL;
+}
+
+/* Fill in the type when d_type could not, or when a followed link hides it. */
+int lf_walk_resolve_type(struct lf_walk *w)
+{
+	struct lf_entry *e = &w->ent.pub;
+	if (e->type == LF_UNKNOWN || (e->type == LF_LNK && w->ent.follow_walk)) {
+		const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+		if (!st) {
+			return -1;
+		}
+		e->type = lf_type_from_mode(st->mode);
+		if (w->ent.raw_type == LF_UNKNOWN && !w->ent.follow_walk) {
+			w->ent.raw_type = e->type;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Make the current entry an error entry for the directory path[0, pathlen),
+ * its name at @nameoff, that could not be opened, read or reopened.
+ */
+void lf_walk_error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff, int depth, int err)
+{
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->path[pathlen] = '\0';
+	e->path = w->path;
+	e->pathlen = pathlen;
+	e->nameoff = nameoff;
+	e->depth = depth;
+	e->type = LF_DIR;
+	e->visit = LF_VISIT_ERROR;
+	e->at_fd = -1;
+	e->at_name = w->path + nameoff;
+	e->error = err;
+	w->had_error = true;
+}
+
+/*
+ * Make the current entry the record @d, a child of the directory @dir; @pf
+ * and @pf_idx say where the stat-ahead thread may have its stat (pf NULL:
+ * nowhere).  Its type is d_type's, or a stat's when d_type cannot tell or a
+ * followed link hides it.
+ * @return 0 for a pre-order entry, 1 for an error entry (the stat failed),
+ * -1 on a fatal error (errno)
+ */
+int lf_walk_visit_record(struct lf_walk *w, const struct lf_dirent *d, const struct lf_parent *dir,
+			 struct lf_pf_window *pf, unsigned pf_idx)
+{
+	size_t off = dir->childoff;
+	size_t namelen = strlen(d->d_name);
+	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	if (off > dir->pathlen) {
+		w->path[dir->pathlen] = '/'; /* an error entry may have ended the path there */
+	}
+	memcpy(w->path + off, d->d_name, namelen + 1);
+
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->ent.raw_type = lf_type_from_dtype(d->d_type);
+	e->path = w->path;
+	e->pathlen = off + namelen;
+	e->nameoff = off;
+	e->depth = dir->depth + 1;
+	e->type = w->ent.raw_type;
+	e->visit = LF_VISIT_PRE;
+	e->ino = d->d_ino;
+	e->at_fd = dir->fd;
+	e->at_name = w->path + off;
+	w->ent.pf = pf;
+	w->ent.pf_idx = pf_idx;
+
+	if (lf_walk_resolve_type(w) != 0) {
+		e->visit = LF_VISIT_ERROR;
+		e->error = errno;
+		w->had_error = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- before descending -------------------------------------------------- */
+
+/*
+ * Whether the current entry, below the roots, is a symbolic link of its own
+ * (whatever it leads to): from d_type, or one lstat when d_type was unknown.
+ */
+static bool entry_is_link(struct lf_walk *w)
+{
+	struct lf_entry *e = &w->ent.pub;
+	if (w->ent.raw_type != LF_UNKNOWN || e->depth == 0) {
+		return w->ent.raw_type == LF_LNK;
+	}
+	const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
+	return st && lf_type_from_mode(st->mode) == LF_LNK;
+}
+
+/*
+ * Decide whether the current directory entry is to be read, stat-ing it only
+ * when xdev or loop detection needs its identity (then w->pend.have_id).
+ * Sets *check_loop when, under LF_LOGICAL, the engine must still look for it
+ * among its ancestors (a loop is reported, not read).  A followed link that
+ * is not to be read (-maxdepth, LF_WALK_NO_DESCEND_LINKS) is still checked
+ * for a loop, as find -L reports one there: its stat is already cached.
+ * Under xdev, a directory whose device cannot be read becomes an error
+ * entry (as in bfs), not read.
+ */
+bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop)
+{
+	struct lf_entry *e = &w->ent.pub;
+	*check_loop = false;
+	w->pend.have_id = false;
+	bool at_max = w->opts.maxdepth >= 0 && e->depth >= w->opts.maxdepth;
+	bool via_link = lf_walk_is_logical(w) && e->depth > 0 && entry_is_link(w);
+	bool keep_out = at_max || (via_link && (w->opts.flags & LF_WALK_NO_DESCEND_LINKS));
+	if (keep_out && !via_link) {
+		return false;
+	}
+	bool xdev = (w->opts.flags & LF_WALK_XDEV) && e->depth > 0;
+	if (!xdev && !lf_walk_is_logical(w)) {
+		return true;
+	}
+	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+	if (!st && xdev) {
+		/* Its device cannot be read: an error entry, not read (as bfs). */
+		e->visit = LF_VISIT_ERROR;
+		e->error = errno;
+		w->had_error = true;
+		return false;
+	}
+	if (!st) {
+		return !keep_out; /* opening it will report why */
+	}
+	w->pend.have_id = true;
+	w->pend.id_dev = st->dev;
+	w->pend.id_ino = st->ino;
+	if (xdev && st->dev != w->root_dev) {
+		return false;
+	}
+	*check_loop = lf_walk_is_logical(w);
+	return !keep_out;
+}
+
+/*
+ * The current entry, a directory, is to be read on the next call unless it
+ * is pruned first; w->pend.read_it and w->pend's identity are set already.
+ */
+void lf_walk_pend_dir(struct lf_walk *w)
+{
+	const struct lf_entry *e = &w->ent.pub;
+	w->pend_active = true;
+	w->pruned = false;
+	w->pend.root = e->depth == 0;
+	w->pend.via_link = e->depth > 0 && w->ent.raw_type == LF_LNK;
+	w->pend.pathlen = e->pathlen;
+	w->pend.ino = e->ino;
+	w->pend.depth = e->depth;
+}
+
+/* ---- roots -------------------------------------------------------------- */
+
+/*
+ * The next root: stat it (a handful of stats per run, not per entry).  A
+ * directory is then pending (lf_walk_pend_dir()), its identity known.
+ * @return 0 for a pre-order entry, 1 for an error entry, -1 on a fatal error
+ */
+int lf_walk_stat_root(struct lf_walk *w)
+{
+	const char *root = w->opts.roots[w->next_root];
+	size_t len = strlen(root);
+	w->cur_root = w->next_root++;
+	if (lf_walk_grow_path(w, len + 2) != 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	memcpy(w->path, root, len + 1);
+
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	w->ent.follow_walk = w->opts.symlinks != LF_PHYSICAL;
+	w->ent.raw_type = LF_UNKNOWN;
+	e->path = w->path;
+	e->pathlen = len;
+	e->nameoff = 0;
+	e->depth = 0;
+	e->type = LF_UNKNOWN;
+	e->visit = LF_VISIT_PRE;
+	e->ino = 0;
+	e->at_fd = AT_FDCWD;
+	e->at_name = w->path;
+
+	const struct lf_stat *st = len ? lf_entry_stat(e, LF_FOLLOW_WALK) : NULL;
+	if (!st) {
+		e->visit = LF_VISIT_ERROR;
+		e->error = len ? errno : ENOENT;
+		w->had_error = true;
+		return 1;
+	}
+	e->type = lf_type_from_mode(st->mode);
+	e->ino = st->ino;
+	w->root_dev = st->dev;
+	if (!w->ent.follow_walk) {
+		/* The stat did not follow: it is the root's own type, as d_type. */
+		w->ent.raw_type = e->type;
+	}
+	if (e->type == LF_DIR) {
+		w->pend.have_id = true;
+		w->pend.id_dev = st->dev;
+		w->pend.id_ino = st->ino;
+		w->pend.read_it = w->opts.maxdepth != 0;
+		lf_walk_pend_dir(w);
+	}
+	return 0;
+}

@@ -1,0 +1,654 @@
+/*
+ * walk_dfs.c: the depth-first engine (pre-, post- and both orders).  It
+ * calls walk_common.c for what it shares with the breadth-first engine.
+ *
+ * Each directory on the current path is a frame on an explicit stack.  A
+ * frame's records are read with getdents64 straight into a stack-shaped arena
+ * and visited in place; popping a frame gives its arena region back.  A frame
+ * whose records are all visited and that owes no post-order visit is popped
+ * as soon as its last subdirectory is opened ("tail popping"), so a chain
+ * costs memory only for the path string.  Frames' fds are evicted, shallowest
+ * first, when the fd budget is spent; an evicted frame records its dev/ino
+ * and is reopened through ".." from an open child or downwards from an open
+ * ancestor, and the reopened fd must match what was recorded.
+ */
+#define _GNU_SOURCE
+#include "dir.h"
+#include "walk_impl.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static bool wants_post(const struct lf_walk *w)
+{
+	return w->opts.order == LF_ORDER_POST || w->opts.order == LF_ORDER_BOTH;
+}
+
+/* Where the names of a frame's children start in the path. */
+static size_t childoff(const struct lf_walk *w, const struct lf_frame *f)
+{
+	return f->pathlen + (w->path[f->pathlen - 1] != '/' || f->depth > 0);
+}
+
+/* ---- fd budget ---------------------------------------------------------- */
+
+/* Give up a frame's stat-ahead window; due before its fd is closed. */
+static void release_window(struct lf_walk *w, struct lf_frame *f)
+{
+	if (f->pf) {
+		uint64_t wasted = 0;
+		lf_prefetch_release(w->prefetch, f->pf, &wasted);
+		w->counters.stats += wasted;
+		w->counters.stats_ahead += wasted;
+		f->pf = NULL;
+	}
+}
+
+/*
+ * Close the fd of the shallowest unpinned frame below the top, recording its
+ * identity first so that a reopen can be checked.  Shallow frames are the
+ * least recently used ones in a depth-first walk.
+ */
+int lf_dfs_evict(struct lf_walk *w)
+{
+	for (size_t i = w->evict_from; i + 1 < w->nframes; i++) {
+		struct lf_frame *f = &w->frames[i];
+		if (f->fd < 0 || (f->flags & F_PINNED)) {
+			continue;
+		}
+		if (!(f->flags & F_HAVE_ID)) {
+			if (lf_walk_record_id(w, f->fd, &f->id_dev, &f->id_ino) != 0) {
+				continue;
+			}
+			f->flags |= F_HAVE_ID;
+		}
+		if (f->pf) {
+			/* Keep what the thread has made: the walk comes back for it. */
+			lf_prefetch_stop(w->prefetch, f->pf);
+		}
+		lf_walk_close_fd(w, f->fd);
+		f->fd = -1;
+		w->evict_from = i + 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* The frame's next record other than "." and "..", without consuming it. */
+static struct lf_dirent *peek_record(struct lf_walk *w, struct lf_frame *f)
+{
+	while (f->cur < f->end) {
+		struct lf_dirent *d;
+		if (f->flags & F_SORTED) {
+			return (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + f->cur));
+		}
+		d = (struct lf_dirent *)(w->arena + f->cur);
+		if (!lf_dir_is_dot(d->d_name)) {
+			return d;
+		}
+		f->cur += d->d_reclen;
+	}
+	return NULL;
+}
+
+static void consume_record(struct lf_walk *w, struct lf_frame *f)
+{
+	if (f->flags & F_SORTED) {
+		f->cur += sizeof(size_t);
+	} else {
+		f->cur += ((struct lf_dirent *)(w->arena + f->cur))->d_reclen;
+	}
+}
+
+/* ---- loop detection (LF_LOGICAL) ---------------------------------------- */
+
+static size_t id_hash(uint64_t dev, uint64_t ino, size_t nbuckets)
+{
+	uint64_t h = (ino * 0x9E3779B97F4A7C15ull) ^ (dev * 0xC2B2AE3D27D4EB4Full);
+	return (size_t)(h >> 20) & (nbuckets - 1);
+}
+
+static int hash_insert(struct lf_walk *w, size_t idx)
+{
+	if (w->nframes > w->nbuckets) {
+		size_t n = w->nbuckets ? w->nbuckets * 4 : 256;
+		int *b = realloc(w->buckets, n * sizeof(*b));
+		if (!b) {
+			return -1;
+		}
+		w->buckets = b;
+		w->nbuckets = n;
+		for (size_t i = 0; i < n; i++) {
+			b[i] = -1;
+		}
+		/* Reinserting in index order keeps each bucket's head the deepest. */
+		for (size_t i = 0; i < idx; i++) {
+			struct lf_frame *f = &w->frames[i];
+			if (f->flags & F_HAVE_ID) {
+				size_t h = id_hash(f->id_dev, f->id_ino, n);
+				f->hnext = b[h];
+				b[h] = (int)i;
+			}
+		}
+	}
+	struct lf_frame *f = &w->frames[idx];
+	size_t h = id_hash(f->id_dev, f->id_ino, w->nbuckets);
+	f->hnext = w->buckets[h];
+	w->buckets[h] = (int)idx;
+	return 0;
+}
+
+static void hash_remove(struct lf_walk *w, size_t idx)
+{
+	struct lf_frame *f = &w->frames[idx];
+	size_t h = id_hash(f->id_dev, f->id_ino, w->nbuckets);
+	/* Frames leave in LIFO order, so this one heads its bucket. */
+	if (w->buckets[h] == (int)idx) {
+		w->buckets[h] = f->hnext;
+	}
+}
+
+static int hash_find(const struct lf_walk *w, uint64_t dev, uint64_t ino)
+{
+	if (!w->nbuckets) {
+		return -1;
+	}
+	for (int i = w->buckets[id_hash(dev, ino, w->nbuckets)]; i >= 0; i = w->frames[i].hnext) {
+		if (w->frames[i].id_dev == dev && w->frames[i].id_ino == ino) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* ---- the depth-first engine --------------------------------------------- */
+
+/* Open the directory @steps levels above @src_fd through "..". */
+static int open_upward(struct lf_walk *w, int src_fd, int steps)
+{
+	int fd = src_fd;
+	for (int k = 0; k < steps; k++) {
+		w->counters.reopens++;
+		int up = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+		if (fd != src_fd) {
+			close(fd);
+		}
+		fd = up;
+		if (fd < 0) {
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* Open frame @i downwards, one name at a time, from its nearest open ancestor. */
+static int open_downward(struct lf_walk *w, size_t i)
+{
+	const struct lf_frame *f = &w->frames[i];
+	size_t j = i;
+	while (j > 0 && w->frames[--j].fd < 0) {
+	}
+	int base = w->frames[j].fd;
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (lf_walk_is_logical(w) ? 0 : O_NOFOLLOW);
+	size_t pos = childoff(w, &w->frames[j]);
+	int fd = base;
+	while (pos < f->pathlen) {
+		char name[NAME_MAX + 1];
+		size_t len = 0;
+		/* '\0' may stand where a '/' was: a post-order visit ends the path there. */
+		while (pos + len < f->pathlen && w->path[pos + len] != '/' && w->path[pos + len] != '\0') {
+			len++;
+		}
+		if (len > NAME_MAX) {
+			if (fd != base) {
+				close(fd);
+			}
+			errno = ENAMETOOLONG;
+			return -1;
+		}
+		memcpy(name, w->path + pos, len);
+		name[len] = '\0';
+		w->counters.reopens++;
+		int next = openat(fd, name, flags);
+		if (fd != base) {
+			close(fd);
+		}
+		fd = next;
+		if (fd < 0) {
+			return -1;
+		}
+		pos += len + 1;
+	}
+	return fd;
+}
+
+/* Whether @fd is the directory recorded in @f; closes @fd if not. */
+static bool same_dir(struct lf_walk *w, int fd, const struct lf_frame *f)
+{
+	uint64_t dev, ino;
+	if (lf_walk_record_id(w, fd, &dev, &ino) == 0 && dev == f->id_dev && ino == f->id_ino) {
+		return true;
+	}
+	close(fd);
+	errno = ESTALE; /* replaced underneath us: never follow it */
+	return false;
+}
+
+/* Where frame @i's own name starts in the path. */
+static size_t frame_nameoff(const struct lf_walk *w, size_t i)
+{
+	return i == 0 ? 0 : childoff(w, &w->frames[i - 1]);
+}
+
+/*
+ * Make frame @i's fd usable again.  @src_fd, if open, is a directory
+ * @src_depth deep below it on the same path, from which ".." leads back (as
+ * in rm and fts); otherwise the names on the path lead down from the nearest
+ * open ancestor.  Either way the result must match the recorded dev/ino.
+ */
+static int reopen_frame(struct lf_walk *w, size_t i, int src_fd, int src_depth)
+{
+	struct lf_frame *f = &w->frames[i];
+	if (f->fd >= 0) {
+		return 0;
+	}
+	if (!(f->flags & F_HAVE_ID)) {
+		errno = ESTALE;
+		return -1;
+	}
+	lf_walk_make_room(w, 2);
+
+	int fd = -1;
+	if (src_fd >= 0) {
+		fd = open_upward(w, src_fd, src_depth - f->depth);
+		if (fd >= 0 && !same_dir(w, fd, f)) {
+			fd = -1;
+		}
+	}
+	/* Under -L, ".." leads to the target's parent, not the link's. */
+	if (fd < 0 && (src_fd < 0 || lf_walk_is_logical(w))) {
+		fd = open_downward(w, i);
+		if (fd >= 0 && !same_dir(w, fd, f)) {
+			fd = -1;
+		}
+	}
+	if (fd < 0) {
+		return -1;
+	}
+	f->fd = fd;
+	w->open_fds++;
+	if (i < w->evict_from) {
+		w->evict_from = i;
+	}
+	return 0;
+}
+
+static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
+{
+	if (w->nframes == w->framecap) {
+		size_t cap = w->framecap ? w->framecap * 2 : 64;
+		struct lf_frame *fr = realloc(w->frames, cap * sizeof(*fr));
+		if (!fr) {
+			lf_walk_close_fd(w, fd);
+			return lf_walk_set_fatal(w, errno);
+		}
+		w->frames = fr;
+		w->framecap = cap;
+	}
+	size_t idx = w->nframes++;
+	struct lf_frame *f = &w->frames[idx];
+	f->start = f->cur = f->end = w->arenatop;
+	f->pathlen = w->pend.pathlen;
+	f->ino = w->pend.ino;
+	f->id_dev = w->pend.id_dev;
+	f->id_ino = w->pend.id_ino;
+	f->fd = fd;
+	f->depth = w->pend.depth;
+	f->flags = (need_post ? F_NEED_POST : 0) | (w->pend.have_id ? F_HAVE_ID : 0) | (pinned ? F_PINNED : 0) |
+		   (w->pend.via_link ? F_VIA_LINK : 0);
+	f->hnext = -1;
+	f->pf = NULL;
+	f->pf_next = 0;
+	f->pf_none = 0;
+	if (fd >= 0 && idx < w->evict_from) {
+		w->evict_from = idx;
+	}
+	if (lf_walk_is_logical(w) && w->pend.have_id && hash_insert(w, idx) != 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	return 0;
+}
+
+/*
+ * Open and read the directory returned last, if it was not pruned.
+ * @return 1 if an error entry is ready, 0 to go on, -1 on a fatal error
+ */
+static int descend(struct lf_walk *w)
+{
+	bool need_post = wants_post(w);
+	bool read_it = w->pend.read_it && !w->pruned;
+	w->pend_active = false;
+	if (!read_it && !need_post) {
+		return 0;
+	}
+
+	bool root = w->pend.root;
+	size_t t = w->nframes - 1;
+	int at_fd = root ? AT_FDCWD : w->frames[t].fd;
+	size_t nameoff = root ? 0 : childoff(w, &w->frames[t]);
+	bool follow = lf_walk_is_logical(w) || (root && w->opts.symlinks == LF_COMFOLLOW);
+	int fd = -1, err = 0;
+
+	w->path[w->pend.pathlen] = '\0';
+	if (read_it) {
+		fd = lf_walk_open_dir(w, at_fd, w->path + nameoff, follow);
+		if (fd < 0) {
+			err = errno;
+		}
+	}
+	if (!root) {
+		struct lf_frame *parent = &w->frames[t];
+		if (!peek_record(w, parent)) {
+			/* Its records are spent: the child may reuse the space. */
+			w->arenatop = parent->start;
+			parent->cur = parent->end = parent->start;
+			if (!need_post && parent->depth > 0 && !lf_walk_is_logical(w)) {
+				release_window(w, parent);
+				lf_walk_close_fd(w, parent->fd);
+				w->nframes--;
+			}
+		}
+	}
+	if (push_frame(w, fd, need_post, root) != 0) {
+		return -1;
+	}
+	if (fd >= 0) {
+		struct lf_frame *f = &w->frames[w->nframes - 1];
+		bool sorted;
+		size_t start, end;
+		if (lf_walk_read_dir(w, fd, &start, &end, &sorted) != 0) {
+			if (w->fatal) {
+				return -1;
+			}
+			err = errno;
+		}
+		f = &w->frames[w->nframes - 1];
+		f->cur = start;
+		f->end = end;
+		if (sorted) {
+			f->flags |= F_SORTED;
+		}
+	}
+	if (err) {
+		lf_walk_error_entry(w, w->pend.pathlen, nameoff, w->pend.depth, err);
+		return 1;
+	}
+	return 0;
+}
+
+static int visit_root(struct lf_walk *w)
+{
+	int r = lf_walk_stat_root(w);
+	if (r != 0) {
+		return r;
+	}
+	struct lf_entry *e = &w->ent.pub;
+	if (e->type != LF_DIR) {
+		return e->depth >= w->opts.mindepth ? 1 : 0;
+	}
+	return w->opts.order != LF_ORDER_POST && w->opts.mindepth <= 0;
+}
+
+/*
+ * Hand the names from the top frame's cursor on to the stat-ahead thread,
+ * unless fewer than two are left: the walker is about to stat the first.
+ */
+static void submit_window(struct lf_walk *w, struct lf_frame *top)
+{
+	const char *names[LF_PF_WINDOW];
+	unsigned n = 0;
+	for (size_t cur = top->cur; cur < top->end && n < LF_PF_WINDOW;) {
+		struct lf_dirent *d;
+		if (top->flags & F_SORTED) {
+			d = (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + cur));
+			cur += sizeof(size_t);
+		} else {
+			d = (struct lf_dirent *)(w->arena + cur);
+			cur += d->d_reclen;
+		}
+		if (!lf_dir_is_dot(d->d_name)) {
+			names[n++] = d->d_name;
+		}
+	}
+	if (n < 2) {
+		return;
+	}
+	/*
+	 * With LF_PF_MAX_WINDOWS live (a deep tree), this directory goes
+	 * without: dropping a shallower window would waste stats made for it.
+	 */
+	top->pf = lf_prefetch_submit(w->prefetch, top->fd, names, n);
+	top->pf_next = 0;
+	if (!top->pf && errno == EBUSY) {
+		top->pf_none = n - 1; /* not again for each of these names */
+	} else if (!top->pf) {
+		w->stat_ahead = false; /* no thread or no memory: stat as usual */
+	}
+}
+
+/* The stat-ahead window and slot of the top frame's next child, if any. */
+static struct lf_pf_window *window_slot(struct lf_walk *w, struct lf_frame *top, unsigned *idx)
+{
+	bool wanted = lf_prefetch_tick(w->prefetch);
+	if (top->pf_none) {
+		top->pf_none--;
+		return NULL;
+	}
+	if (top->pf && top->pf_next == lf_pf_window_count(top->pf)) {
+		release_window(w, top);
+	}
+	if (!top->pf) {
+		if (!wanted) {
+			return NULL;
+		}
+		submit_window(w, top);
+		if (!top->pf) {
+			return NULL;
+		}
+	}
+	*idx = top->pf_next++;
+	return top->pf;
+}
+
+/* Visit the next record of the top frame.  1: entry ready, 0: go on. */
+static int visit_child(struct lf_walk *w, struct lf_dirent *d)
+{
+	struct lf_frame *top = &w->frames[w->nframes - 1];
+	const struct lf_parent dir = {
+		.pathlen = top->pathlen,
+		.childoff = childoff(w, top),
+		.fd = top->fd,
+		.depth = top->depth,
+	};
+	int depth = top->depth + 1;
+	struct lf_pf_window *pf = NULL;
+	unsigned pf_idx = 0;
+
+	/* Entries above -mindepth are never evaluated: not worth a stat. */
+	if (w->stat_ahead && depth >= w->opts.mindepth) {
+		pf = window_slot(w, top, &pf_idx);
+	}
+	consume_record(w, top);
+	int r = lf_walk_visit_record(w, d, &dir, pf, pf_idx);
+	if (r != 0) {
+		return r;
+	}
+	struct lf_entry *e = &w->ent.pub;
+	if (e->type == LF_DIR) {
+		bool check_loop;
+		w->pend.read_it = lf_walk_may_descend(w, &check_loop);
+		if (e->visit == LF_VISIT_ERROR) {
+			return 1;
+		}
+		int loop = check_loop ? hash_find(w, w->pend.id_dev, w->pend.id_ino) : -1;
+		if (loop >= 0) {
+			e->visit = LF_VISIT_ERROR;
+			e->error = ELOOP;
+			e->loop_pathlen = w->frames[loop].pathlen;
+			w->had_error = true;
+			return 1;
+		}
+		lf_walk_pend_dir(w);
+		if (w->opts.order == LF_ORDER_POST) {
+			return 0;
+		}
+	}
+	return depth >= w->opts.mindepth;
+}
+
+/* The post-order visit of the top frame.  1: entry ready, 0: skipped. */
+static int visit_post(struct lf_walk *w)
+{
+	size_t t = w->nframes - 1;
+	struct lf_frame *f = &w->frames[t];
+	int at_fd = AT_FDCWD;
+	size_t nameoff = 0;
+
+	f->flags |= F_POST_DONE;
+	if (t > 0) {
+		struct lf_frame *parent = &w->frames[t - 1];
+		if (parent->flags & F_LOST) {
+			return 0;
+		}
+		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
+			int err = errno;
+			parent = &w->frames[t - 1];
+			parent->flags |= F_LOST;
+			lf_walk_error_entry(w, parent->pathlen, frame_nameoff(w, t - 1), parent->depth, err);
+			return 1;
+		}
+		f = &w->frames[t];
+		parent = &w->frames[t - 1];
+		at_fd = parent->fd;
+		nameoff = childoff(w, parent);
+	}
+	if (f->depth < w->opts.mindepth) {
+		return 0;
+	}
+
+	struct lf_entry *e = &w->ent.pub;
+	lf_walk_reset_entry(w);
+	/* A directory reached through a link (-L) is still a link on its own. */
+	w->ent.raw_type = (f->flags & F_VIA_LINK) ? LF_LNK : LF_DIR;
+	if (t == 0) {
+		w->ent.follow_walk = w->opts.symlinks != LF_PHYSICAL;
+		w->ent.raw_type = LF_UNKNOWN;
+	}
+	w->path[f->pathlen] = '\0';
+	e->path = w->path;
+	e->pathlen = f->pathlen;
+	e->nameoff = nameoff;
+	e->depth = f->depth;
+	e->type = LF_DIR;
+	e->visit = LF_VISIT_POST;
+	e->ino = f->ino;
+	e->at_fd = at_fd;
+	e->at_name = w->path + nameoff;
+	return 1;
+}
+
+/* Pop the top frame, reopening its parent if the parent still has work. */
+static int pop_frame(struct lf_walk *w)
+{
+	size_t t = w->nframes - 1;
+	struct lf_frame *f = &w->frames[t];
+	int ret = 0;
+
+	if (t > 0 && !(w->frames[t - 1].flags & F_LOST) && peek_record(w, &w->frames[t - 1])) {
+		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
+			int err = errno;
+			struct lf_frame *parent = &w->frames[t - 1];
+			parent->flags |= F_LOST;
+			lf_walk_error_entry(w, parent->pathlen, frame_nameoff(w, t - 1), parent->depth, err);
+			ret = 1;
+		}
+		f = &w->frames[t];
+	}
+	release_window(w, f);
+	lf_walk_close_fd(w, f->fd);
+	w->arenatop = f->start;
+	if (lf_walk_is_logical(w) && (f->flags & F_HAVE_ID)) {
+		hash_remove(w, t);
+	}
+	w->nframes--;
+	if (w->evict_from > w->nframes) {
+		w->evict_from = w->nframes;
+	}
+	return ret;
+}
+
+static int dfs_next(struct lf_walk *w)
+{
+	for (;;) {
+		if (w->pend_active) {
+			int r = descend(w);
+			if (r != 0) {
+				return r;
+			}
+		}
+		if (w->nframes == 0) {
+			if (w->next_root == w->opts.nroots) {
+				return 0;
+			}
+			int r = visit_root(w);
+			if (r != 0) {
+				return r;
+			}
+			continue;
+		}
+
+		struct lf_frame *top = &w->frames[w->nframes - 1];
+		if (top->flags & F_LOST) {
+			top->cur = top->end;
+			top->flags |= F_POST_DONE;
+		}
+		struct lf_dirent *d = peek_record(w, top);
+		int r;
+		if (d) {
+			r = visit_child(w, d);
+		} else if ((top->flags & F_NEED_POST) && !(top->flags & F_POST_DONE)) {
+			r = visit_post(w);
+		} else {
+			r = pop_frame(w);
+		}
+		if (r != 0) {
+			return r;
+		}
+	}
+}
+
+/* lf_walk_next() in the depth-first orders. */
+int lf_dfs_next(struct lf_walk *w, struct lf_entry **ent)
+{
+	int r = dfs_next(w);
+	if (r > 0) {
+		*ent = &w->ent.pub;
+	}
+	return r;
+}
+
+void lf_dfs_free(struct lf_walk *w)
+{
+	for (size_t i = 0; i < w->nframes; i++) {
+		lf_walk_close_fd(w, w->frames[i].fd);
+	}
+	w->nframes = 0;
+	free(w->frames);
+	w->frames = NULL;
+	free(w->buckets);
+	w->buckets = NULL;
+}
