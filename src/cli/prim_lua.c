@@ -62,9 +62,7 @@ static struct lf_expr *parse_lua(struct lf_parser *p, const struct lf_primary *p
 	char err[1024];
 	struct lf_lua_pred *pred = lf_lua_pred_compile(L, args[0], err, sizeof(err));
 	if (!pred) {
-		/* The message already starts with our name. */
-		const char *msg = strncmp(err, "luafind: ", 9) == 0 ? err + 9 : err;
-		lf_parse_error(p, 1, "%s", msg);
+		lf_parse_error(p, 1, "%s", err);
 		return NULL;
 	}
 	struct lf_expr *x = lf_parse_node(p, prim);

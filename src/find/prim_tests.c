@@ -196,9 +196,10 @@ static int ts_cmp(struct timespec a, struct timespec b)
 	return a.tv_nsec < b.tv_nsec ? -1 : a.tv_nsec > b.tv_nsec;
 }
 
+/* a - b in seconds; in double, as the seconds may be far apart (GNU's reference may be -2^63). */
 static double ts_diff(struct timespec a, struct timespec b)
 {
-	return (double)(a.tv_sec - b.tv_sec) + 1e-9 * (double)(a.tv_nsec - b.tv_nsec);
+	return ((double)a.tv_sec - (double)b.tv_sec) + 1e-9 * (double)(a.tv_nsec - b.tv_nsec);
 }
 
 /*

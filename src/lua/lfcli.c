@@ -327,7 +327,7 @@ struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, c
 {
 	struct lf_lua_pred *p = malloc(sizeof(*p));
 	if (!p) {
-		snprintf(errbuf, errlen, "luafind: -lua: %s", strerror(errno));
+		snprintf(errbuf, errlen, "-lua: %s", strerror(errno));
 		return NULL;
 	}
 	p->L = L;
@@ -339,7 +339,7 @@ struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, c
 	lua_pushlightuserdata(L, p);
 	lua_pushstring(L, expr);
 	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
-		snprintf(errbuf, errlen, "luafind: -lua: %s", error_text(L));
+		snprintf(errbuf, errlen, "-lua: %s", error_text(L));
 		lua_settop(L, base);
 		lf_lua_pred_free(p);
 		return NULL;

@@ -71,7 +71,7 @@ struct lf_lua_pred;
  * module, regex, glob), then the globals.  It does not need
  * luafind/init.lua: without it, lf is the C module luafind.core.
  *
- * @param errbuf on failure, receives "luafind: -lua: MESSAGE"
+ * @param errbuf on failure, receives "-lua: MESSAGE" (the caller adds its name)
  * @return the predicate, or NULL (a syntax error, or no memory)
  */
 struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, char *errbuf,

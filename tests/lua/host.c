@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	char err[512];
 	struct lf_lua_pred *p = lf_lua_pred_compile(L, expr, err, sizeof(err));
 	if (!p) {
-		fprintf(stderr, "%s\n", err);
+		fprintf(stderr, "luafind: %s\n", err);
 		lua_close(L);
 		free(roots);
 		return 1;
