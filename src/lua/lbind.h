@@ -59,10 +59,9 @@ struct lfb_walk {
 	struct lf_walk *w;     /* NULL once closed */
 	struct lf_entry *cur;  /* the entry handed out, NULL between steps */
 	unsigned gen;          /* bumped on every step and on close */
-	bool external;         /* wraps a walker owned by C (the CLI): never closed here */
-	int symlinks;          /* enum lf_symlinks, or -1 when unknown (external) */
+	int symlinks;          /* enum lf_symlinks, or -1 when unknown (an entry view) */
 	enum lfb_errors errors;
-	struct lfb_state *st;  /* NULL for an external walker */
+	struct lfb_state *st;  /* NULL for an entry view */
 	struct lfb_walk *prev, *next; /* in st->open while open */
 	struct lf_counters counters;  /* final values, once closed */
 	uint64_t entries;             /* entries handed out */
@@ -217,10 +216,12 @@ LFB_HIDDEN bool lfb_walk_keep_error(lua_State *L, struct lfb_walk *lw, const str
 				    void (*warn)(struct lfb_walk *lw, const struct lf_entry *e));
 
 /*
- * Push a walker userdata that wraps a walker owned by C, never closing it.
- * The caller sets ->w and ->cur and bumps ->gen around each use.
+ * Push an entry view of a walk owned by C (the CLI's -lua): the owner of
+ * the entry userdata a C host hands to Lua, with no walker methods (it is
+ * not a walker: nothing in Lua can step, prune or close the C walk).  The
+ * caller sets ->w and ->cur and bumps ->gen around each use.
  */
-LFB_HIDDEN struct lfb_walk *lfb_walk_wrap(lua_State *L);
+LFB_HIDDEN struct lfb_walk *lfb_entry_view_new(lua_State *L);
 
 /* Sum of the counters of every walk of @st, open or closed. */
 LFB_HIDDEN void lfb_state_totals(const struct lfb_state *st, struct lf_counters *c,

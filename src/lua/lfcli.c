@@ -280,7 +280,7 @@ static int compile_protected(lua_State *L)
 	lua_pushvalue(L, mod);
 	lua_setfield(L, helpers, "lf");
 
-	p->lw = lfb_walk_wrap(L);
+	p->lw = lfb_entry_view_new(L);
 	int walk = lua_gettop(L);
 
 	lua_newtable(L); /* _ENV */

@@ -76,7 +76,7 @@ static void walk_close_core(struct lfb_walk *lw)
 	if (lw->filter_close) {
 		lw->filter_close(lw);
 	}
-	if (!lw->w || lw->external) {
+	if (!lw->w) {
 		return;
 	}
 	lw->counters = *lf_walk_counters(lw->w);
@@ -189,9 +189,6 @@ static int walk_iter(lua_State *L)
 	struct lfb_walk *lw = lua_touserdata(L, 1);
 	if (!lw || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(1))) {
 		return luaL_typeerror(L, 1, LFB_WALK);
-	}
-	if (lw->external) {
-		return luaL_error(L, "luafind: this walk belongs to the luafind command line");
 	}
 	lua_settop(L, 1);
 	if (lw->filter_step) {
@@ -475,13 +472,13 @@ static int mod_walk(lua_State *L)
 	return 4;
 }
 
-struct lfb_walk *lfb_walk_wrap(lua_State *L)
+struct lfb_walk *lfb_entry_view_new(lua_State *L)
 {
 	struct lfb_walk *lw = lua_newuserdatauv(L, sizeof(*lw), LFB_WALK_NUV);
 	memset(lw, 0, sizeof(*lw));
-	lw->external = true;
 	lw->symlinks = -1;
-	luaL_setmetatable(L, LFB_WALK);
+	luaL_newmetatable(L, "luafind.EntryView"); /* a name for messages, no methods */
+	lua_setmetatable(L, -2);
 	int walk = lua_gettop(L);
 	make_entries(L, lw, walk);
 	return lw;
