@@ -422,8 +422,13 @@ static int run(struct lf_eval *ev, char **argv, const struct run_dir *dir, bool 
 		return -1;
 	}
 	if (err) {
-		/* GNU's child reports the failed exec and exits with 1. */
+		/*
+		 * A command that cannot be run is an error, whatever the
+		 * terminator (POSIX, bfs); GNU's child reports it and exits 1,
+		 * which makes find's status 1 only for "+".
+		 */
 		lf_diag_path(ev->cmd->ctx, argv[0], strlen(argv[0]), err);
+		ev->status = 1;
 		return 1;
 	}
 	int status;

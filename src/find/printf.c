@@ -554,21 +554,21 @@ static void put_basename(struct pctx *c, const char *spec)
 static void put_dirname(struct pctx *c, const char *spec)
 {
 	const char *path = c->e->path;
-	size_t len = c->e->pathlen;
-	/* Trailing slashes go, unless only one character precedes them. */
-	size_t s = len;
-	while (s > 0 && path[s - 1] == '/') {
-		s--;
+	size_t off = c->e->nameoff;
+	if (c->e->depth == 0) {
+		/*
+		 * A path argument: what precedes its last component, as POSIX
+		 * dirname() and bfs say ("t/" and "t//" in ".", "/tmp" in "/");
+		 * GNU find cuts at the last slash ("t/" in "t", "/tmp" in "").
+		 */
+		size_t len;
+		const char *name = lf_entry_name(c->e, &len);
+		off = name >= path && name < path + c->e->pathlen ? (size_t)(name - path) : 0;
 	}
-	size_t end = s > 1 && s < len ? s : len;
-	size_t cut = end;
-	while (cut > 0 && path[cut - 1] != '/') {
-		cut--;
-	}
-	if (cut == 0) {
-		put_cstr(c, spec, ".", true);
+	if (off == 0) {
+		put_cstr(c, spec, path[0] == '/' ? "/" : ".", true);
 	} else {
-		put_str(c, spec, path, cut - 1, true);
+		put_str(c, spec, path, off > 1 ? off - 1 : off, true);
 	}
 }
 
