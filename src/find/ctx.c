@@ -77,7 +77,11 @@ void lf_ctx_settings(struct lf_ctx *ctx)
 	}
 	ctx->settings_ready = true;
 	ctx->user_locale = newlocale(LC_ALL_MASK, "", (locale_t)0);
-	tzset();
+	/*
+	 * No tzset(): localtime_r() reads TZ once for the process, under
+	 * glibc's lock, while tzset() here would rewrite it under another
+	 * context's feet.
+	 */
 	ctx->ls_now = time(NULL);
 	ctx->ls_block_size = getenv("POSIXLY_CORRECT") ? 512 : 1024;
 }

@@ -221,6 +221,20 @@ static bool ends_in_dots(const struct lf_entry *e)
 	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
+/* "cannot delete 'path': reason", after the output so far; status 1. */
+static bool cannot_delete(struct lf_eval *ev, int err)
+{
+	struct lf_entry *e = ev->entry;
+	lf_out_flush(ev->out);
+	FILE *fp = lf_diag_begin(ev->cmd->ctx);
+	fputs("cannot delete ", fp);
+	lf_diag_quote(fp, e->path, e->pathlen);
+	fprintf(fp, ": %s", strerror(err));
+	lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, err);
+	ev->status = 1;
+	return false;
+}
+
 bool lf_eval_delete(const struct lf_expr *x, struct lf_eval *ev)
 {
 	(void)x;
@@ -230,25 +244,10 @@ bool lf_eval_delete(const struct lf_expr *x, struct lf_eval *ev)
 		if (strcmp(e->path, ".") == 0) {
 			return true;
 		}
-		lf_out_flush(ev->out);
-		FILE *fp = lf_diag_begin(ev->cmd->ctx);
-		fputs("cannot delete ", fp);
-		lf_diag_quote(fp, e->path, e->pathlen);
-		fprintf(fp, ": %s", strerror(EINVAL));
-		lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, EINVAL);
-		ev->status = 1;
-		return false;
+		return cannot_delete(ev, EINVAL);
 	}
 	if (lf_entry_delete(e) != 0) {
-		int err = errno;
-		lf_out_flush(ev->out);
-		FILE *fp = lf_diag_begin(ev->cmd->ctx);
-		fputs("cannot delete ", fp);
-		lf_diag_quote(fp, e->path, e->pathlen);
-		fprintf(fp, ": %s", strerror(err));
-		lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, err);
-		ev->status = 1;
-		return false;
+		return cannot_delete(ev, errno);
 	}
 	return true;
 }

@@ -4,6 +4,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,6 +52,29 @@ void lf_out_write_slow(struct lf_out *o, const char *data, size_t len)
 		data += n;
 		len -= n;
 	}
+}
+
+int lf_out_vprintf(struct lf_out *o, const char *fmt, va_list ap)
+{
+	char small[256];
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= 0 && (size_t)n < sizeof(small)) {
+		lf_out_write(o, small, (size_t)n);
+	} else if (n >= 0) {
+		char *big = malloc((size_t)n + 1);
+		if (big) {
+			vsnprintf(big, (size_t)n + 1, fmt, ap2);
+			lf_out_write(o, big, (size_t)n);
+			free(big);
+		} else {
+			errno = ENOMEM;
+			n = -1;
+		}
+	}
+	va_end(ap2);
+	return n;
 }
 
 int lf_out_close(struct lf_out *o)

@@ -7,6 +7,7 @@
 #ifndef LF_OUTPUT_H
 #define LF_OUTPUT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -27,6 +28,13 @@ int lf_out_init(struct lf_out *o, int fd);
 
 /** Write any buffered bytes.  @return 0, or -1 with o->err set. */
 int lf_out_flush(struct lf_out *o);
+
+/**
+ * Append a printf-style text.
+ * @return the bytes appended, or -1 with errno set (EOVERFLOW for a width
+ *         past INT_MAX, ENOMEM)
+ */
+int lf_out_vprintf(struct lf_out *o, const char *fmt, va_list ap);
 
 /** Flush and free the buffer.  @return 0, or -1 if any write failed. */
 int lf_out_close(struct lf_out *o);

@@ -143,23 +143,10 @@ static bool eval_printf(const struct lf_expr *x, struct lf_eval *ev)
 static int outf(struct lf_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int outf(struct lf_out *o, const char *fmt, ...)
 {
-	char small[256];
-	va_list ap, ap2;
+	va_list ap;
 	va_start(ap, fmt);
-	va_copy(ap2, ap);
-	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	int n = lf_out_vprintf(o, fmt, ap);
 	va_end(ap);
-	if (n >= 0 && (size_t)n < sizeof(small)) {
-		lf_out_write(o, small, (size_t)n);
-	} else if (n >= 0) {
-		char *big = malloc((size_t)n + 1);
-		if (big) {
-			vsnprintf(big, (size_t)n + 1, fmt, ap2);
-			lf_out_write(o, big, (size_t)n);
-			free(big);
-		}
-	}
-	va_end(ap2);
 	return n;
 }
 

@@ -432,27 +432,12 @@ struct pctx {
 /* printf one value through a directive's spec, as GNU's checked_fprintf. */
 static void put_spec(struct pctx *c, const char *spec, ...)
 {
-	char small[256];
-	va_list ap, ap2;
+	va_list ap;
 	va_start(ap, spec);
-	va_copy(ap2, ap);
-	int n = vsnprintf(small, sizeof(small), spec, ap);
-	va_end(ap);
-	if (n < 0) {
+	if (lf_out_vprintf(c->o, spec, ap) < 0) {
 		c->out->error(c->out->arg, errno); /* a width past INT_MAX: EOVERFLOW */
-	} else if ((size_t)n < sizeof(small)) {
-		lf_out_write(c->o, small, (size_t)n);
-	} else {
-		char *big = malloc((size_t)n + 1);
-		if (big) {
-			vsnprintf(big, (size_t)n + 1, spec, ap2);
-			lf_out_write(c->o, big, (size_t)n);
-			free(big);
-		} else {
-			c->out->error(c->out->arg, ENOMEM);
-		}
 	}
-	va_end(ap2);
+	va_end(ap);
 }
 
 /*
