@@ -19,6 +19,9 @@
 /* fds left for the caller (output files, -exec pipes) besides stdio. */
 #define FD_RESERVE 8
 
+/* lf_walk_cancel() is async-signal-safe only if this store takes no lock. */
+_Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "atomic_bool must be lock-free");
+
 static int default_max_fds(void)
 {
 	struct rlimit rl;
@@ -61,8 +64,31 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	return w;
 }
 
+/* Close every fd and stop the stat-ahead thread; the struct stays. */
+static void release(struct lf_walk *w)
+{
+	uint64_t wasted = 0;
+	lf_prefetch_free(w->prefetch, &wasted); /* before the fds its windows use */
+	w->prefetch = NULL;
+	w->stat_ahead = false;
+	w->counters.stats += wasted;
+	w->counters.stats_ahead += wasted;
+	lf_dfs_free(w);
+	lf_bfs_free(w);
+}
+
+void lf_walk_cancel(struct lf_walk *w)
+{
+	/* One lock-free atomic store: async-signal-safe, from any thread. */
+	atomic_store_explicit(&w->cancelled, true, memory_order_release);
+}
+
 int lf_walk_next(struct lf_walk *w, struct lf_entry **ent)
 {
+	if (!w->fatal && atomic_load_explicit(&w->cancelled, memory_order_acquire)) {
+		release(w);
+		w->fatal = ECANCELED;
+	}
 	if (w->fatal) {
 		errno = w->fatal;
 		return -1;
@@ -146,13 +172,8 @@ int lf_walk_close(struct lf_walk *w)
 	if (!w) {
 		return 0;
 	}
-	uint64_t wasted = 0;
-	lf_prefetch_free(w->prefetch, &wasted); /* before the fds its windows use */
-	w->counters.stats += wasted;
-	w->counters.stats_ahead += wasted;
-	lf_dfs_free(w);
-	lf_bfs_free(w);
-	int err = w->fatal;
+	release(w);
+	int err = w->fatal == ECANCELED ? 0 : w->fatal;
 	free(w->arena);
 	free(w->path);
 	free(w);

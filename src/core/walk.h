@@ -218,6 +218,15 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts);
 int lf_walk_next(struct lf_walk *w, struct lf_entry **ent);
 
 /**
+ * Cancel the walk: the next lf_walk_next() closes every directory fd the
+ * walk holds (and stops its stat-ahead thread), then returns -1 with errno
+ * ECANCELED, as every later call does; lf_walk_close() still frees it and
+ * returns 0.  Async-signal-safe (one lock-free atomic store): callable from
+ * a signal handler or from any thread while another walks.
+ */
+void lf_walk_cancel(struct lf_walk *w);
+
+/**
  * Do not descend into the directory last returned by lf_walk_next() in
  * pre-order.  Has no effect on other entries.
  */

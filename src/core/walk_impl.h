@@ -15,6 +15,7 @@
 #include "walk.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -108,6 +109,7 @@ struct lf_walk {
 	struct bfs_state *bfs;
 	bool had_error;
 	int fatal; /* errno of a failure that ends the walk, or 0 */
+	atomic_bool cancelled; /* lf_walk_cancel() was called */
 };
 
 static inline bool lf_walk_is_logical(const struct lf_walk *w)

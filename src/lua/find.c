@@ -76,7 +76,7 @@ static void find_close(struct lfb_walk *lw)
 	lw->find = NULL;
 	lw->filter_step = NULL; /* a closed walker steps as walk()'s: to nil */
 	lw->filter_close = NULL;
-	if (f->started && !f->run.ev.stop) {
+	if (f->started && !f->run.ev.stop && !lw->cancelled) {
 		/* Pending -exec ... + batches run after a break too, as after -quit. */
 		lf_expr_finish(f->cmd.expr, &f->run.ev);
 	}

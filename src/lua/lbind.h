@@ -76,6 +76,7 @@ struct lfb_walk {
 	bool (*filter_failed)(const struct lfb_walk *lw);
 	struct lfb_find *find;        /* the filter's state (find.c's) */
 	bool find_failed;             /* the filter failed, once closed */
+	bool cancelled;               /* ended by w:cancel() */
 	size_t nroots;
 	const char *roots[];
 };

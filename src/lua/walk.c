@@ -139,6 +139,10 @@ int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *f
 	int r = lf_walk_next(lw->w, e);
 	if (r <= 0) {
 		int err = errno;
+		if (r < 0 && err == ECANCELED) {
+			lw->cancelled = true; /* w:cancel(): the loop just ends */
+			r = 0;
+		}
 		walk_close_core(lw);
 		if (r < 0) {
 			return luaL_error(L, "%s: %s", fn, strerror(err));
@@ -218,6 +222,29 @@ static int walk_prune(lua_State *L)
 	}
 	lf_walk_prune(lw->w);
 	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/*
+ * w:cancel(): the next step closes the walk's fds and ends the loop (no
+ * pending -exec ... + batch runs).  Callable from anywhere the walker is
+ * reachable: the loop body, a coroutine, a debug hook.
+ */
+static int walk_cancel(lua_State *L)
+{
+	struct lfb_walk *lw = check_walk(L, 1);
+	if (lw->w) {
+		lf_walk_cancel(lw->w);
+	}
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* w:cancelled(): whether the walk ended through w:cancel(). */
+static int walk_cancelled(lua_State *L)
+{
+	struct lfb_walk *lw = check_walk(L, 1);
+	lua_pushboolean(L, lw->cancelled);
 	return 1;
 }
 
@@ -486,6 +513,8 @@ struct lfb_walk *lfb_entry_view_new(lua_State *L)
 
 static const luaL_Reg walk_meth[] = {
 	{"close", walk_close},
+	{"cancel", walk_cancel},
+	{"cancelled", walk_cancelled},
 	{"prune", walk_prune},
 	{"stats", walk_stats},
 	{"had_error", walk_had_error},

@@ -324,4 +324,33 @@ do
   T.raises("luafind.Walk expected", it, {})
 end
 
+-- w:cancel(): the loop ends at the next step, every fd closed, from the loop
+-- body or from a coroutine; a find walker's pending -exec ... + does not run.
+do
+  local d = T.workdir() .. "/cancel"
+  T.sh("mkdir -p " .. T.q(d .. "/a/b/c") .. " " .. T.q(d .. "/x/y") .. " && touch " .. T.q(d .. "/a/b/c/f"))
+  local base = T.fds()
+  local it, s, c, w = lf.walk(d)
+  local n = 0
+  for _ in it, s, c, w do
+    n = n + 1
+    if n == 3 then assert(w:cancel() == true) end
+  end
+  assert(n == 3 and w:cancelled() == true and w:had_error() == false, n)
+  assert(T.fds() == base, "fds after cancel")
+  it, s, c, w = lf.walk(d)
+  local co = coroutine.wrap(function() w:cancel() end)
+  n = 0
+  for _ in it, s, c, w do
+    n = n + 1
+    if n == 2 then co() end
+  end
+  assert(n == 2 and w:cancelled(), n)
+  local out = T.workdir() .. "/cancel.out"
+  it, s, c, w = lf.find(d, "-exec", "sh", "-c", "echo batch >> " .. T.q(out), "sh", "{}", "+")
+  for _ in it, s, c, w do w:cancel() end
+  assert(w:cancelled() and not io.open(out), "no batch after cancel")
+  assert(T.fds() == base, "fds after cancel (find)")
+end
+
 T.ok("walk")

@@ -30,6 +30,8 @@
 #include "walk.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
 #include <grp.h>
 #include <limits.h>
 #include <sys/syscall.h>
@@ -2208,6 +2210,79 @@ static void test_delete_tree(void **state)
 	}
 }
 
+/* Open fds of the process, from /proc/self/fd (the DIR's own fd excluded). */
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	assert_non_null(d);
+	int n = 0;
+	for (struct dirent *de; (de = readdir(d));) {
+		n += de->d_name[0] != '.';
+	}
+	closedir(d);
+	return n - 1;
+}
+
+static struct lf_walk *cancel_target;
+
+static void cancel_on_signal(int sig)
+{
+	(void)sig;
+	lf_walk_cancel(cancel_target);
+}
+
+static void *cancel_from_thread(void *arg)
+{
+	lf_walk_cancel(arg);
+	return NULL;
+}
+
+/*
+ * lf_walk_cancel(): the next lf_walk_next() releases every fd and says
+ * ECANCELED, in every order, from the walking thread, a signal handler or
+ * another thread; close then succeeds.
+ */
+static void test_cancel(void **state)
+{
+	(void)state;
+	struct strvec made = {0};
+	make_deep_and_wide(&made);
+	const char *roots[] = {"t"};
+	int base = count_fds();
+	for (size_t k = 0; k < NORDERS; k++) {
+		for (int how = 0; how < 3; how++) {
+			struct lf_walk_opts o = opts_for(roots, 1, all_orders[k]);
+			struct lf_walk *w = lf_walk_open(&o);
+			assert_non_null(w);
+			struct lf_entry *e;
+			for (int i = 0; i < 20; i++) {
+				assert_int_equal(lf_walk_next(w, &e), 1);
+			}
+			assert_true(count_fds() > base);
+			if (how == 0) {
+				lf_walk_cancel(w);
+			} else if (how == 1) {
+				cancel_target = w;
+				signal(SIGUSR1, cancel_on_signal);
+				raise(SIGUSR1);
+				signal(SIGUSR1, SIG_DFL);
+			} else {
+				pthread_t t;
+				assert_int_equal(pthread_create(&t, NULL, cancel_from_thread, w), 0);
+				pthread_join(t, NULL);
+			}
+			errno = 0;
+			assert_int_equal(lf_walk_next(w, &e), -1);
+			assert_int_equal(errno, ECANCELED);
+			assert_int_equal(count_fds(), base);
+			assert_int_equal(lf_walk_next(w, &e), -1);
+			assert_int_equal(errno, ECANCELED);
+			assert_int_equal(lf_walk_close(w), 0);
+		}
+	}
+	sv_free(&made);
+}
+
 static void test_delete_special_cases(void **state)
 {
 	(void)state;
@@ -2502,6 +2577,7 @@ int main(int argc, char **argv)
 		T(test_swap_replaced),
 		T(test_delete_tree),
 		T(test_delete_special_cases),
+		T(test_cancel),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
