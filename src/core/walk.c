@@ -93,8 +93,12 @@ int lf_walk_next(struct lf_walk *w, struct lf_entry **ent)
 		errno = w->fatal;
 		return -1;
 	}
-	/* A tail call: the engine sets *ent. */
-	return w->opts.order == LF_ORDER_BREADTH ? lf_bfs_next(w, ent) : lf_dfs_next(w, ent);
+	/* The engine sets *ent. */
+	int r = w->opts.order == LF_ORDER_BREADTH ? lf_bfs_next(w, ent) : lf_dfs_next(w, ent);
+	if (r > 0) {
+		w->counters.entries++;
+	}
+	return r;
 }
 
 void lf_walk_prune(struct lf_walk *w)

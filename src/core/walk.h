@@ -126,6 +126,7 @@ struct lf_walk_opts {
 
 /** The walker's syscall counters. */
 struct lf_counters {
+	uint64_t entries;      /**< entries lf_walk_next() returned */
 	uint64_t opens;        /**< directories opened (openat) */
 	uint64_t reopens;      /**< openat calls that reopened an evicted directory */
 	uint64_t closes;       /**< directory fds closed */
@@ -140,6 +141,7 @@ struct lf_counters {
 /** Add the counters @c to @sum (the totals of several walks). */
 static inline void lf_counters_add(struct lf_counters *sum, const struct lf_counters *c)
 {
+	sum->entries += c->entries;
 	sum->opens += c->opens;
 	sum->reopens += c->reopens;
 	sum->closes += c->closes;

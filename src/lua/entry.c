@@ -68,11 +68,22 @@ int lfb_stale(lua_State *L)
 }
 
 /* The entry at @idx, which must be current. */
+/*
+ * Whether @le is not the entry its walker is at: a later one was handed
+ * out, or (for a C host's walk, lf_lua_push_entry) the host moved on.
+ */
+static bool entry_stale(const struct lfb_entry *le)
+{
+	const struct lfb_walk *lw = le->lw;
+	return le->gen != lw->gen || !lw->cur ||
+	       (lw->bridge && lf_walk_counters(lw->w)->entries != lw->bridge_seq);
+}
+
 static struct lf_entry *check_entry(lua_State *L, int idx, struct lfb_walk **lwp)
 {
 	struct lfb_entry *le = luaL_checkudata(L, idx, LFB_ENTRY);
 	struct lfb_walk *lw = le->lw;
-	if (le->gen != lw->gen || !lw->cur) {
+	if (entry_stale(le)) {
 		lfb_stale(L);
 	}
 	if (lwp) {
@@ -218,11 +229,10 @@ static int entry_index(lua_State *L)
 	lua_pushvalue(L, 2);
 	int t = lua_rawget(L, lua_upvalueindex(1));
 	if (t == LUA_TNUMBER) {
-		struct lfb_walk *lw = le->lw;
-		if (le->gen != lw->gen || !lw->cur) {
+		if (entry_stale(le)) {
 			return lfb_stale(L);
 		}
-		return lfb_push_field(L, lw, (int)lua_tointeger(L, -1));
+		return lfb_push_field(L, le->lw, (int)lua_tointeger(L, -1));
 	}
 	if (t != LUA_TNIL) {
 		return 1; /* a method */
@@ -242,7 +252,7 @@ static int entry_newindex(lua_State *L)
 static int entry_tostring(lua_State *L)
 {
 	struct lfb_entry *le = luaL_checkudata(L, 1, LFB_ENTRY);
-	if (le->gen != le->lw->gen || !le->lw->cur) {
+	if (entry_stale(le)) {
 		lua_pushliteral(L, "luafind.Entry (stale)");
 	} else {
 		lua_pushlstring(L, le->lw->cur->path, le->lw->cur->pathlen);

@@ -104,6 +104,58 @@ void lfb_lend_ctx(lua_State *L, struct lf_ctx *ctx)
 	set_ctx(L, ctx);
 }
 
+/* The registry key of the entry views of C hosts' walks, by walker. */
+static const char bridge_key = 0;
+
+/* The views table of @L, created on first use, pushed. */
+static int push_bridge_views(lua_State *L)
+{
+	if (lua_rawgetp(L, LUA_REGISTRYINDEX, &bridge_key) != LUA_TTABLE) {
+		lua_pop(L, 1);
+		lua_newtable(L);
+		lua_pushvalue(L, -1);
+		lua_rawsetp(L, LUA_REGISTRYINDEX, &bridge_key);
+	}
+	return lua_gettop(L);
+}
+
+__attribute__((visibility("default"))) void lf_lua_push_entry(lua_State *L, struct lf_walk *w,
+							      struct lf_entry *e)
+{
+	int views = push_bridge_views(L);
+	if (lua_rawgetp(L, views, w) != LUA_TUSERDATA) {
+		lua_pop(L, 1);
+		lfb_entry_view_new(L);
+		lua_pushvalue(L, -1);
+		lua_rawsetp(L, views, w);
+	}
+	struct lfb_walk *lw = lua_touserdata(L, -1);
+	lw->w = w;
+	lw->cur = e;
+	lw->gen++; /* the entry pushed before is stale */
+	lw->bridge = true;
+	lw->bridge_seq = lf_walk_counters(w)->entries;
+	lfb_push_entry(L, -1);
+	lua_replace(L, views);
+	lua_settop(L, views);
+}
+
+__attribute__((visibility("default"))) void lf_lua_walk_done(lua_State *L, struct lf_walk *w)
+{
+	int views = push_bridge_views(L);
+	if (lua_rawgetp(L, views, w) == LUA_TUSERDATA) {
+		struct lfb_walk *lw = lua_touserdata(L, -1);
+		lw->w = NULL;
+		lw->cur = NULL;
+		lw->gen++;
+		lw->bridge = false;
+	}
+	lua_pop(L, 1);
+	lua_pushnil(L);
+	lua_rawsetp(L, views, w);
+	lua_pop(L, 1);
+}
+
 /* is_root_dir(path): whether path names / (run.c's rule, the one -delete keeps). */
 static int mod_is_root_dir(lua_State *L)
 {

@@ -54,6 +54,23 @@ struct lua_State;
  */
 int luaopen_luafind_core(struct lua_State *L);
 
+/**
+ * The bridge: push onto @L the entry @e of a walk @w that C drives, as the
+ * same lazy entry object luafind.walk yields (luafind-lua(3)): its fields
+ * stat only when one needs it (e.name costs nothing, e.size one stat), and
+ * it turns stale (a clear error on use) as soon as the host's walk moves on
+ * (lf_walk_next) or another entry of @w is pushed.  luafind.core must be
+ * open in @L.  Raises a Lua error on memory exhaustion: call it where a
+ * Lua error can be caught (inside lua_pcall), or accept that it aborts.
+ */
+void lf_lua_push_entry(struct lua_State *L, struct lf_walk *w, struct lf_entry *e);
+
+/**
+ * Before lf_walk_close(@w): forget @w in @L, so that its entries still
+ * held by Lua are stale rather than pointing into a freed walk.
+ */
+void lf_lua_walk_done(struct lua_State *L, struct lf_walk *w);
+
 #ifdef __cplusplus
 }
 #endif

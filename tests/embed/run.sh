@@ -14,6 +14,9 @@
 #   headers  the installed headers compile as C99, C11 and C++17
 #   query    a host compiling find expressions through the C API prints what
 #            `luafind TREE EXPR` prints, for a dozen expressions
+#   bridge   a host walking in C hands entries to users' Lua rules through
+#            lf_lua_push_entry: lazy (no stat for a name rule, one per entry
+#            for a size rule), stale after the walk moves on, SIGINT cancels
 #   threads  two Lua states in two threads running luafind.find -printf
 #            '%u %g %F %p' print what one thread prints (run it in a
 #            -fsanitize=thread build to have ThreadSanitizer check it too)
@@ -193,6 +196,50 @@ $got"
 	fi
 	case $out in *"unknown predicate \`-nmae' (expression word 1)"*) ;; *) fail "usage error: $out" ;; esac
 	echo "ok: the C API prints what luafind prints for $n expressions"
+	;;
+bridge)
+	flags=$(pkg-config --cflags --libs luafind) || fail "pkg-config luafind"
+	# shellcheck disable=SC2086
+	cc $cflags -o "$work/rules_host" "$src/tests/embed/rules_host.c" $flags
+	tree "$work/btree"
+	mkdir -p "$work/btree/c/d"
+	printf 'return function(e) return e.name:match("%%.c$") ~= nil end\n' >"$work/name.lua"
+	printf 'return function(e) return e.size > 3 and e.type == "f" end\n' >"$work/size.lua"
+	out=$("$work/rules_host" -v "$work/name.lua" "$work/btree" 2>"$work/err") || fail "name rule: $(cat "$work/err")"
+	[ "$out" = "$(printf '%s\n' "$work/btree/a/x.c" "$work/btree/a/y.c" | sort)" ] ||
+		[ "$(echo "$out" | sort)" = "$(printf '%s\n' "$work/btree/a/x.c" "$work/btree/a/y.c")" ] ||
+		fail "name rule selected: $out"
+	grep -q "entries=8 stats=1 stats_follow=0" "$work/err" || fail "a name rule stats: $(cat "$work/err")"
+	out=$("$work/rules_host" -v "$work/size.lua" "$work/btree" 2>"$work/err") || fail "size rule: $(cat "$work/err")"
+	[ "$out" = "$work/btree/a/x.c" ] || fail "size rule selected: $out"
+	grep -q "entries=8 stats=8 stats_follow=0" "$work/err" || fail "a size rule stats: $(cat "$work/err")"
+	if command -v strace >/dev/null 2>&1; then
+		# A rule that reads only the name and selects nothing (so stdio never
+		# stats standard output): the whole tree costs what an empty one does.
+		mkdir -p "$work/empty"
+		printf 'return function(e) return e.name == "none" end\n' >"$work/none.lua"
+		base=$(strace -f -c -e trace=statx,newfstatat,lstat,stat "$work/rules_host" "$work/none.lua" "$work/empty" 2>&1 >/dev/null |
+			awk '$NF ~ /^(statx|newfstatat|lstat|stat)$/ { n += $4 } END { print n + 0 }')
+		n=$(strace -f -c -e trace=statx,newfstatat,lstat,stat "$work/rules_host" "$work/none.lua" "$work/btree" 2>&1 >/dev/null |
+			awk '$NF ~ /^(statx|newfstatat|lstat|stat)$/ { n += $4 } END { print n + 0 }')
+		[ "$n" -eq "$base" ] || fail "strace: a name rule made $n stat calls, an empty walk $base"
+	fi
+	# An entry kept past its turn is stale: a clear error, not the next file.
+	printf '%s\n' 'local prev' 'return function(e)' '  if prev then' \
+		'    local ok, err = pcall(function() return prev.name end)' \
+		'    assert(not ok and tostring(err):find("moved on"), tostring(err))' '  end' \
+		'  prev = e' '  return false' 'end' >"$work/stale.lua"
+	"$work/rules_host" "$work/stale.lua" "$work/btree" >/dev/null 2>"$work/err" || fail "stale: $(cat "$work/err")"
+	# SIGINT at the third entry (io.popen: system() would ignore SIGINT while
+	# it waits): cancelled, every fd closed, status 130.
+	printf '%s\n' 'local n, pid = 0, io.open("/proc/self/stat"):read("n")' 'return function(e)' \
+		'  n = n + 1' '  if n == 3 then io.popen("kill -INT " .. pid):close() end' '  return true' 'end' >"$work/int.lua"
+	st=0
+	"$work/rules_host" -v "$work/int.lua" "$work/btree" >"$work/out" 2>"$work/err" || st=$?
+	[ $st -eq 130 ] || fail "SIGINT: status $st: $(cat "$work/err")"
+	grep -q "interrupted" "$work/err" && ! grep -q "fds left open" "$work/err" || fail "SIGINT: $(cat "$work/err")"
+	[ "$(wc -l <"$work/out")" -lt 8 ] || fail "SIGINT did not stop the walk"
+	echo "ok: the bridge hands lazy entries to Lua rules; SIGINT cancels"
 	;;
 threads)
 	flags=$(pkg-config --cflags --libs luafind) || fail "pkg-config luafind"
