@@ -47,6 +47,34 @@ static lua_State *get_state(struct lf_ctx *ctx)
 	return cli_lua;
 }
 
+/* -lua-errors skip: a runtime error makes its entry false, the walk goes on. */
+static bool skip_errors;
+
+static struct lf_expr *parse_lua_errors(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	if (strcmp(args[0], "stop") != 0 && strcmp(args[0], "skip") != 0) {
+		lf_parse_error(p, 1, "invalid argument `%s' to `%s' (stop or skip)", args[0], prim->name);
+		return NULL;
+	}
+	skip_errors = args[0][1] == 'k';
+	return lf_parse_node(p, prim);
+}
+
+/* Whether @x deletes or runs commands: then an error always stops. */
+static bool acts(const struct lf_expr *x)
+{
+	static const char *const names[] = {"-delete", "-exec", "-execdir", "-ok", "-okdir"};
+	if (!x) {
+		return false;
+	}
+	for (size_t i = 0; x->kind == LF_EXPR_PRIMARY && i < sizeof(names) / sizeof(names[0]); i++) {
+		if (strcmp(x->name, names[i]) == 0) {
+			return true;
+		}
+	}
+	return acts(x->lhs) || acts(x->rhs);
+}
+
 static void free_pred(void *data)
 {
 	lf_lua_pred_free(data);
@@ -84,7 +112,8 @@ static bool eval_lua(const struct lf_expr *x, struct lf_eval *ev)
 		lf_out_flush(ev->out);
 		lf_diag_kind(ev->cmd->ctx, LF_ERROR_RUNTIME, "-lua: %s", err);
 		ev->status = 1;
-		ev->stop = true;
+		/* Never go on to act on what a failing query would have said. */
+		ev->stop = !skip_errors || acts(ev->cmd->expr);
 		return false;
 	}
 	return r > 0;
@@ -188,6 +217,7 @@ int lf_prims_lua_add(struct lf_ctx *ctx)
 {
 	const struct lf_primary rows[] = {
 		{"-lua", LF_PRIM_TEST, 1, parse_lua, eval_lua, false},
+		{"-lua-errors", LF_PRIM_OPTION, 1, parse_lua_errors, lf_eval_true, false},
 	};
 	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));
 }

@@ -254,6 +254,16 @@ check_lua() {
 	"$luafind" "$t" -lua 'depth < 2 or nosuch.field' -delete 2>"$work/err" && fail "runtime error: status 0"
 	grep -q 'nosuch' "$work/err" || fail "runtime error: no message"
 	[ "$(find "$t" | wc -l)" -eq 1001 ] || fail "a failing -lua query deleted something"
+	# -lua-errors skip: each failing entry reported once and false, the others
+	# printed, status 1; with -delete the first error still stops everything.
+	out=$("$luafind" "$t" -lua-errors skip -lua 'assert(not path:match("/d1/1[0-9]%.c$"), "bad")' 2>"$work/err") &&
+		fail "-lua-errors skip: status 0"
+	[ "$(echo "$out" | wc -l)" -eq 991 ] || fail "-lua-errors skip printed $(echo "$out" | wc -l) lines"
+	[ "$(grep -c 'bad' "$work/err")" -eq 10 ] || fail "-lua-errors skip: $(grep -c bad "$work/err") messages"
+	"$luafind" "$t" -lua-errors skip -lua 'depth < 2 or nosuch.field' -delete 2>"$work/err" && fail "skip+delete: status 0"
+	[ "$(find "$t" | wc -l)" -eq 1001 ] || fail "-lua-errors skip with -delete deleted something"
+	"$luafind" "$t" -lua-errors maybe -true 2>"$work/err" && fail "-lua-errors maybe was accepted"
+	grep -q "invalid argument \`maybe' to \`-lua-errors'" "$work/err" || fail "-lua-errors maybe: $(cat "$work/err")"
 	echo "ok: -lua is lazy, checks syntax first and never goes on after an error"
 	rm -rf "$t"
 }
