@@ -254,6 +254,11 @@ check_lua() {
 	"$luafind" "$t" -lua 'depth < 2 or nosuch.field' -delete 2>"$work/err" && fail "runtime error: status 0"
 	grep -q 'nosuch' "$work/err" || fail "runtime error: no message"
 	[ "$(find "$t" | wc -l)" -eq 1001 ] || fail "a failing -lua query deleted something"
+	# Also under "!", which turns the failed query's false into true.
+	"$luafind" "$t" ! -lua 'nosuch.field' -delete 2>"$work/err" && fail "! -lua error: status 0"
+	[ "$(find "$t" | wc -l)" -eq 1001 ] || fail "! -lua error -delete deleted something"
+	out=$("$luafind" "$t" ! -lua 'depth > 1 and nosuch.field' -print 2>/dev/null) && fail "! -lua error: status 0"
+	[ "$(printf '%s\n' "$out" | wc -l)" -le 21 ] || fail "! -lua error: printed after the error"
 	echo "ok: -lua is lazy, checks syntax first and never goes on after an error"
 	rm -rf "$t"
 }
