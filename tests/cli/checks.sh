@@ -409,4 +409,42 @@ check_follow_flags() {
 	echo "ok: grouped and repeated -H/-L/-P, the last one winning"
 }
 
+# A test that cannot decide for an entry at run time (a regex match error,
+# an unreadable mount table) is an error that stops the walk at once, with
+# status 1 and the path named: never "no match", which "!" would turn into
+# true before -delete.
+check_runtime_errors() {
+	t=$work/rt
+	rm -rf "$t"
+	mkdir -p "$t/r"
+	victim=$t/r/$(printf 'a%.0s' $(seq 40))b
+	: >"$victim"
+	# PCRE2's match limit.
+	pat='(?:.*/(a+)+c|.*)'
+	"$luafind" "$t/r" -regextype pcre2 ! -regex "$pat" -delete 2>"$work/err" && fail "pcre2 match error: status 0"
+	[ -e "$victim" ] || fail "pcre2 match error: ! -regex -delete deleted the file"
+	grep -qF "'$victim': -regex: match limit exceeded" "$work/err" || fail "pcre2 match error: $(cat "$work/err")"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "pcre2 match error: not one message: $(cat "$work/err")"
+	out=$("$luafind" "$t/r" -regextype pcre2 ! -iregex "$pat" -print 2>/dev/null) && fail "-iregex: status 0"
+	[ -z "$out" ] || fail "pcre2 match error: printed $out"
+	# glibc's re_match() failing (-2, out of memory), through a shim; the
+	# ASan runtime, when luafind has one, must come first.
+	[ -n "${REMATCH_FAIL:-}" ] || fail "REMATCH_FAIL (the re_match shim) is not set"
+	asan=$(ldd "$luafind" | awk '/libasan/ { print $3 }')
+	LD_PRELOAD=${asan:+$asan:}$REMATCH_FAIL "$luafind" "$t/r" ! -regex '.*' -delete 2>"$work/err" &&
+		fail "GNU regex match error: status 0"
+	[ -e "$victim" ] || fail "GNU regex match error: ! -regex -delete deleted the file"
+	grep -qF "'$victim': -regex: regular expression matching failed" "$work/err" ||
+		fail "GNU regex match error: $(cat "$work/err")"
+	# -fstype without a mount table (its open fails, injected by strace).
+	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -P /proc/self/mountinfo -e trace=openat \
+		-e inject=openat:error=EACCES "$luafind" "$t/r" ! -fstype nosuchfs -delete 2>"$work/err" &&
+		fail "-fstype without a mount table: status 0"
+	[ -e "$victim" ] || fail "-fstype without a mount table: ! -fstype -delete deleted the file"
+	grep -qF "'$victim': -fstype: cannot read the mount table (/proc/self/mountinfo): Permission denied" \
+		"$work/err" || fail "-fstype without a mount table: $(cat "$work/err")"
+	echo "ok: regex match errors and an unreadable mount table stop the walk, nothing deleted"
+	rm -rf "$t"
+}
+
 "check_$check"
