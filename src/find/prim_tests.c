@@ -408,8 +408,13 @@ static struct lf_expr *parse_newer(struct lf_parser *p, const struct lf_primary 
 		return x;
 	}
 	struct lf_stat st;
-	if (!stat_reference(p, args[0], &st) || !file_time(&st, theirs, &x->ref)) {
-		if (theirs == T_BTIME && st.has_btime == false) {
+	if (!stat_reference(p, args[0], &st)) {
+		/* reported; st holds nothing, not even has_btime */
+		lf_expr_free(x);
+		return NULL;
+	}
+	if (!file_time(&st, theirs, &x->ref)) {
+		if (theirs == T_BTIME && !st.has_btime) {
 			lf_parse_error(p, 1, "'%s' has no birth time", args[0]);
 		}
 		lf_expr_free(x);

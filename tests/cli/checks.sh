@@ -447,4 +447,22 @@ check_runtime_errors() {
 	rm -rf "$t"
 }
 
+# -newerXY with a reference file that does not exist, birth time or not:
+# GNU find's one message (as for -newer), status 1.
+check_newer_missing() {
+	[ -x /usr/bin/find ] || fail "no GNU find"
+	LC_ALL=C
+	export LC_ALL
+	cd "$work"
+	rm -rf t && mkdir t
+	/usr/bin/find t -newer /nonexistent 2>gnu.err && fail "GNU find: status 0"
+	want=$(sed 's/^[^:]*: //' gnu.err)
+	for p in -newermB -newerBm -newerBB -neweraB -newercB -newermm -anewer; do
+		"$luafind" t $p /nonexistent 2>lf.err && fail "$p /nonexistent: status 0"
+		got=$(sed 's/^[^:]*: //' lf.err)
+		[ "$got" = "$want" ] || fail "$p /nonexistent: '$got', GNU find says '$want'"
+	done
+	echo "ok: -newerXY of a missing file: GNU find's message only"
+}
+
 "check_$check"
