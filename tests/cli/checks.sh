@@ -465,4 +465,19 @@ check_newer_missing() {
 	echo "ok: -newerXY of a missing file: GNU find's message only"
 }
 
+# -printf widths and precisions are capped at 4096 (luafind(1)): a larger
+# one is a usage error naming the directive, before the walk.
+check_printf_bounds() {
+	rm -rf "$work/p" && mkdir -p "$work/p"
+	for f in '%.666666666S' '%999999999d' '%4097s' '%.4097p' '%-05.4097TY' '%99999999999999999999999p'; do
+		out=$(timeout 60 "$luafind" "$work/p" -printf "$f" 2>"$work/err") && fail "$f: status 0"
+		[ -z "$out" ] || fail "$f: printed something"
+		grep -qF "the width or precision of the format directive \`$f' is larger than 4096" "$work/err" ||
+			fail "$f: $(cat "$work/err")"
+	done
+	out=$("$luafind" "$work/p" -printf '%4096d|%.4096p|%-4096.4096S|') || fail "4096: refused"
+	[ ${#out} -eq $((4096 + 1 + ${#work} + 2 + 1 + 4096 + 1)) ] || fail "4096: ${#out} bytes"
+	echo "ok: -printf widths and precisions above 4096 refused"
+}
+
 "check_$check"
