@@ -113,7 +113,11 @@ static bool eval_lua(const struct lf_expr *x, struct lf_eval *ev)
 		lf_diag_kind(ev->cmd->ctx, LF_ERROR_RUNTIME, "-lua: %s", err);
 		ev->status = 1;
 		/* Never go on to act on what a failing query would have said. */
-		ev->stop = !skip_errors || acts(ev->cmd->expr);
+		if (!skip_errors || acts(ev->cmd->expr)) {
+			ev->stop = true;
+		} else {
+			ev->entry_failed = true; /* this entry is false, even under "!" */
+		}
 		return false;
 	}
 	return r > 0;

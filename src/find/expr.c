@@ -123,20 +123,30 @@ bool lf_eval_not(const struct lf_expr *x, struct lf_eval *ev)
 	return !lf_expr_eval(x->lhs, ev);
 }
 
+/*
+ * Whether evaluation of this entry must end here: -quit, a fatal error
+ * (ev->stop), or an error for this entry only (ev->entry_failed).  A test that failed returns false, which "!" turns into true:
+ * nothing after it may run, least of all -delete.
+ */
+static bool must_end(const struct lf_eval *ev)
+{
+	return ev->quit || ev->stop || ev->entry_failed;
+}
+
 bool lf_eval_and(const struct lf_expr *x, struct lf_eval *ev)
 {
-	return lf_expr_eval(x->lhs, ev) && !ev->quit && lf_expr_eval(x->rhs, ev);
+	return lf_expr_eval(x->lhs, ev) && !must_end(ev) && lf_expr_eval(x->rhs, ev);
 }
 
 bool lf_eval_or(const struct lf_expr *x, struct lf_eval *ev)
 {
-	return lf_expr_eval(x->lhs, ev) || (!ev->quit && lf_expr_eval(x->rhs, ev));
+	return lf_expr_eval(x->lhs, ev) || (!must_end(ev) && lf_expr_eval(x->rhs, ev));
 }
 
 bool lf_eval_comma(const struct lf_expr *x, struct lf_eval *ev)
 {
 	lf_expr_eval(x->lhs, ev);
-	return !ev->quit && lf_expr_eval(x->rhs, ev);
+	return !must_end(ev) && lf_expr_eval(x->rhs, ev);
 }
 
 bool lf_eval_true(const struct lf_expr *x, struct lf_eval *ev)

@@ -30,6 +30,8 @@ struct lf_eval {
 	int status; /**< becomes 1 when anything fails, as find's exit status */
 	bool quit;  /**< set by -quit: stop the walk after this entry */
 	bool stop;  /**< a fatal error (a -lua runtime error): stop at once */
+	bool entry_failed; /**< a test failed for this entry only (-lua-errors skip):
+			    *   its evaluation ends, false; the walk goes on */
 	unsigned long long seq;          /**< number of the current entry */
 	unsigned long long stat_err_seq; /**< entry whose stat error was reported */
 	unsigned long long walk_err_seq; /**< the last error entry (lf_eval_walk_error) */

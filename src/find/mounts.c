@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "mounts.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@ static void read_table(struct lf_mounts *m)
 	m->read = true;
 	FILE *fp = fopen("/proc/self/mountinfo", "re");
 	if (!fp) {
+		m->error = errno ? errno : EIO;
 		return;
 	}
 	char *line = NULL;
@@ -55,6 +57,7 @@ static void read_table(struct lf_mounts *m)
 			size_t na = alloc ? 2 * alloc : 32;
 			struct lf_mount *v = realloc(m->v, na * sizeof(*v));
 			if (!v) {
+				m->error = ENOMEM;
 				break;
 			}
 			m->v = v;
@@ -62,11 +65,15 @@ static void read_table(struct lf_mounts *m)
 		}
 		char *copy = strdup(type);
 		if (!copy) {
+			m->error = ENOMEM;
 			break;
 		}
 		m->v[m->n].dev = makedev(maj, min);
 		m->v[m->n].type = copy;
 		m->n++;
+	}
+	if (!m->error && ferror(fp)) {
+		m->error = errno ? errno : EIO;
 	}
 	free(line);
 	fclose(fp);
@@ -77,11 +84,16 @@ const char *lf_mounts_type(struct lf_mounts *m, uint64_t dev)
 	if (!m->read) {
 		read_table(m);
 	}
+	if (m->error) {
+		errno = m->error;
+		return NULL;
+	}
 	for (size_t i = m->n; i-- > 0;) {
 		if (m->v[i].dev == dev) {
 			return m->v[i].type;
 		}
 	}
+	errno = 0;
 	return NULL;
 }
 

@@ -408,8 +408,13 @@ static struct lf_expr *parse_newer(struct lf_parser *p, const struct lf_primary 
 		return x;
 	}
 	struct lf_stat st;
-	if (!stat_reference(p, args[0], &st) || !file_time(&st, theirs, &x->ref)) {
-		if (theirs == T_BTIME && st.has_btime == false) {
+	if (!stat_reference(p, args[0], &st)) {
+		/* reported; st holds nothing, not even has_btime */
+		lf_expr_free(x);
+		return NULL;
+	}
+	if (!file_time(&st, theirs, &x->ref)) {
+		if (theirs == T_BTIME && !st.has_btime) {
 			lf_parse_error(p, 1, "'%s' has no birth time", args[0]);
 		}
 		lf_expr_free(x);
@@ -907,16 +912,46 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 	return x;
 }
 
+/*
+ * A test that could not be decided for the entry (a regex match error, an
+ * unreadable mount table): reported with the path, status 1, and the walk
+ * stops at once, as after a -lua error.  Never a plain false, which "!"
+ * would turn into true before -delete.
+ */
+static bool eval_failed(const struct lf_expr *x, struct lf_eval *ev, const char *why)
+{
+	const struct lf_entry *e = ev->entry;
+	lf_out_flush(ev->out);
+	FILE *fp = lf_diag_begin(ev->cmd->ctx);
+	lf_diag_quote(fp, e->path, e->pathlen);
+	fprintf(fp, ": %s: %s", x->name, why);
+	lf_diag_end(ev->cmd->ctx, LF_ERROR_RUNTIME, e->path, e->pathlen, 0);
+	ev->status = 1;
+	ev->stop = true;
+	return false;
+}
+
 static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 {
 	struct path_regex *r = x->data;
 	const struct lf_entry *e = ev->entry;
 	if (r->pcre) {
-		return lf_regex_exec(r->pcre, e->path, e->pathlen, 0, 0) == 1;
+		int rc = lf_regex_exec(r->pcre, e->path, e->pathlen, 0, 0);
+		if (rc < 0) {
+			return eval_failed(x, ev, lf_regex_error(r->pcre));
+		}
+		return rc == 1;
 	}
-	/* re_match() returns the length of the longest match at 0. */
-	return e->pathlen <= INT_MAX &&
-	       re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL) == (regoff_t)e->pathlen;
+	if (e->pathlen > INT_MAX) {
+		return false;
+	}
+	/* re_match() returns the length of the longest match at 0, -1 for
+	 * none, -2 for an internal failure (memory). */
+	regoff_t n = re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL);
+	if (n == -2) {
+		return eval_failed(x, ev, "regular expression matching failed (out of memory)");
+	}
+	return n == (regoff_t)e->pathlen;
 }
 
 /* ---- -empty, -samefile, -xtype, access, -fstype ------------------------ */
@@ -1037,6 +1072,11 @@ static bool eval_fstype(const struct lf_expr *x, struct lf_eval *ev)
 		return false;
 	}
 	const char *type = lf_mounts_type(&ev->cmd->ctx->mounts, st->dev);
+	if (!type && errno) {
+		char why[256];
+		snprintf(why, sizeof(why), "cannot read the mount table (/proc/self/mountinfo): %s", strerror(errno));
+		return eval_failed(x, ev, why);
+	}
 	return type && strcmp(type, x->str) == 0;
 }
 

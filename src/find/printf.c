@@ -266,6 +266,31 @@ static size_t flags_length(const char *p)
 	return n;
 }
 
+/*
+ * The largest field width or precision a directive may have.  GNU find has
+ * no bound, and "%.666666666S" makes glibc's printf build a gigabyte of
+ * digits for each file; no column is this wide (luafind(1), -printf).
+ */
+#define MAX_FIELD 4096
+
+/* Whether the width or the precision in @spec (from '%' to the letter,
+ * @len bytes, as flags_length() took it) is above MAX_FIELD. */
+static bool field_too_large(const char *spec, size_t len)
+{
+	unsigned long n = 0;
+	for (size_t i = 1; i < len; i++) {
+		if (isdigit((unsigned char)spec[i])) {
+			n = 10 * n + (unsigned long)(spec[i] - '0');
+			if (n > MAX_FIELD) {
+				return true;
+			}
+		} else {
+			n = 0; /* a flag, or the '.' between width and precision */
+		}
+	}
+	return false;
+}
+
 /* Letters of a directive: 1, 2 for the time families, 0 if unknown. */
 static size_t directive_length(char c)
 {
@@ -379,6 +404,13 @@ static int compile_format(struct lf_parser *p, int argoff, const char *format, s
 			pos += pos[1] == '%' ? 1 : flags_length(pos);
 			size_t len = directive_length(*pos);
 			if (len && pos[len - 1]) {
+				if (field_too_large(directive, (size_t)(pos - directive))) {
+					lf_parse_error(p, argoff,
+						       "error: the width or precision of the format directive `%.*s' is "
+						       "larger than %d",
+						       (int)(pos + len - directive), directive, MAX_FIELD);
+					goto fail;
+				}
 				char aux = len == 2 ? pos[1] : 0;
 				if (add_segment(a, SEG_FORMAT, segstart, (size_t)(pos - segstart), *pos, aux,
 						(size_t)(directive - segstart)) != 0) {

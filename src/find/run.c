@@ -71,8 +71,11 @@ enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_e
 		return LF_RUN_ERROR;
 	}
 	ev->entry = e;
+	ev->entry_failed = false;
 	bool match = !r->cmd->expr || lf_expr_eval(r->cmd->expr, ev);
-	return match ? LF_RUN_TRUE : LF_RUN_FALSE;
+	/* After an error ("! -regex" failing), true is no match: the caller
+	 * (luafind.find's loop) must not act on the entry either. */
+	return match && !ev->stop && !ev->entry_failed ? LF_RUN_TRUE : LF_RUN_FALSE;
 }
 
 bool lf_run_must_stop(const struct lf_run *r)

@@ -37,7 +37,7 @@ int lf_run_init(struct lf_run *r, struct lf_cmdline *cmd, struct lf_out *out);
 
 /** What lf_run_entry() made of an entry. */
 enum lf_run_result {
-	LF_RUN_FALSE = 0, /**< the expression is false for it */
+	LF_RUN_FALSE = 0, /**< the expression is false for it, or a fatal error (ev.stop) */
 	LF_RUN_TRUE,      /**< the expression is true for it */
 	LF_RUN_ERROR,     /**< an error entry (reported if r->report_errors) */
 	LF_RUN_SKIPPED,   /**< an error entry that -ignore_readdir_race drops */

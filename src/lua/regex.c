@@ -159,10 +159,12 @@ static size_t start_offset(lua_State *L, int arg, size_t len, bool *past_end)
 		}
 		return (size_t)init - 1;
 	}
-	if (init == 0 || (lua_Unsigned)-init > len) {
-		return 0;
+	/* -init computed unsigned: math.mininteger has no positive negation. */
+	lua_Unsigned back = (lua_Unsigned)0 - (lua_Unsigned)init;
+	if (init == 0 || back > len) {
+		return 0; /* before the start: from the start, as string.find */
 	}
-	return len - (size_t)-init;
+	return len - (size_t)back;
 }
 
 /* Run @r on @s from @start; raises on a matching failure. */

@@ -254,12 +254,19 @@ check_lua() {
 	"$luafind" "$t" -lua 'depth < 2 or nosuch.field' -delete 2>"$work/err" && fail "runtime error: status 0"
 	grep -q 'nosuch' "$work/err" || fail "runtime error: no message"
 	[ "$(find "$t" | wc -l)" -eq 1001 ] || fail "a failing -lua query deleted something"
+	# Also under "!", which turns the failed query's false into true.
+	"$luafind" "$t" ! -lua 'nosuch.field' -delete 2>"$work/err" && fail "! -lua error: status 0"
+	[ "$(find "$t" | wc -l)" -eq 1001 ] || fail "! -lua error -delete deleted something"
+	out=$("$luafind" "$t" ! -lua 'depth > 1 and nosuch.field' -print 2>/dev/null) && fail "! -lua error: status 0"
+	[ "$(printf '%s\n' "$out" | wc -l)" -le 21 ] || fail "! -lua error: printed after the error"
 	# -lua-errors skip: each failing entry reported once and false, the others
 	# printed, status 1; with -delete the first error still stops everything.
 	out=$("$luafind" "$t" -lua-errors skip -lua 'assert(not path:match("/d1/1[0-9]%.c$"), "bad")' 2>"$work/err") &&
 		fail "-lua-errors skip: status 0"
 	[ "$(echo "$out" | wc -l)" -eq 991 ] || fail "-lua-errors skip printed $(echo "$out" | wc -l) lines"
 	[ "$(grep -c 'bad' "$work/err")" -eq 10 ] || fail "-lua-errors skip: $(grep -c bad "$work/err") messages"
+	out=$("$luafind" "$t" -lua-errors skip ! -lua 'assert(not path:match("/d1/1[0-9]%.c$"), "bad")' 2>/dev/null) || true
+	[ -z "$out" ] || fail "-lua-errors skip under '!' printed a failing entry: $(echo "$out" | head -3)"
 	"$luafind" "$t" -lua-errors skip -lua 'depth < 2 or nosuch.field' -delete 2>"$work/err" && fail "skip+delete: status 0"
 	[ "$(find "$t" | wc -l)" -eq 1001 ] || fail "-lua-errors skip with -delete deleted something"
 	"$luafind" "$t" -lua-errors maybe -true 2>"$work/err" && fail "-lua-errors maybe was accepted"
@@ -412,6 +419,77 @@ check_follow_flags() {
 		fi
 	done
 	echo "ok: grouped and repeated -H/-L/-P, the last one winning"
+}
+
+# A test that cannot decide for an entry at run time (a regex match error,
+# an unreadable mount table) is an error that stops the walk at once, with
+# status 1 and the path named: never "no match", which "!" would turn into
+# true before -delete.
+check_runtime_errors() {
+	t=$work/rt
+	rm -rf "$t"
+	mkdir -p "$t/r"
+	victim=$t/r/$(printf 'a%.0s' $(seq 40))b
+	: >"$victim"
+	# PCRE2's match limit.
+	pat='(?:.*/(a+)+c|.*)'
+	"$luafind" "$t/r" -regextype pcre2 ! -regex "$pat" -delete 2>"$work/err" && fail "pcre2 match error: status 0"
+	[ -e "$victim" ] || fail "pcre2 match error: ! -regex -delete deleted the file"
+	grep -qF "'$victim': -regex: match limit exceeded" "$work/err" || fail "pcre2 match error: $(cat "$work/err")"
+	[ "$(wc -l <"$work/err")" -eq 1 ] || fail "pcre2 match error: not one message: $(cat "$work/err")"
+	out=$("$luafind" "$t/r" -regextype pcre2 ! -iregex "$pat" -print 2>/dev/null) && fail "-iregex: status 0"
+	[ -z "$out" ] || fail "pcre2 match error: printed $out"
+	# glibc's re_match() failing (-2, out of memory), through a shim; the
+	# ASan runtime, when luafind has one, must come first.
+	[ -n "${REMATCH_FAIL:-}" ] || fail "REMATCH_FAIL (the re_match shim) is not set"
+	asan=$(ldd "$luafind" | awk '/libasan/ { print $3 }')
+	LD_PRELOAD=${asan:+$asan:}$REMATCH_FAIL "$luafind" "$t/r" ! -regex '.*' -delete 2>"$work/err" &&
+		fail "GNU regex match error: status 0"
+	[ -e "$victim" ] || fail "GNU regex match error: ! -regex -delete deleted the file"
+	grep -qF "'$victim': -regex: regular expression matching failed" "$work/err" ||
+		fail "GNU regex match error: $(cat "$work/err")"
+	# -fstype without a mount table (its open fails, injected by strace).
+	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -P /proc/self/mountinfo -e trace=openat \
+		-e inject=openat:error=EACCES "$luafind" "$t/r" ! -fstype nosuchfs -delete 2>"$work/err" &&
+		fail "-fstype without a mount table: status 0"
+	[ -e "$victim" ] || fail "-fstype without a mount table: ! -fstype -delete deleted the file"
+	grep -qF "'$victim': -fstype: cannot read the mount table (/proc/self/mountinfo): Permission denied" \
+		"$work/err" || fail "-fstype without a mount table: $(cat "$work/err")"
+	echo "ok: regex match errors and an unreadable mount table stop the walk, nothing deleted"
+	rm -rf "$t"
+}
+
+# -newerXY with a reference file that does not exist, birth time or not:
+# GNU find's one message (as for -newer), status 1.
+check_newer_missing() {
+	[ -x /usr/bin/find ] || fail "no GNU find"
+	LC_ALL=C
+	export LC_ALL
+	cd "$work"
+	rm -rf t && mkdir t
+	/usr/bin/find t -newer /nonexistent 2>gnu.err && fail "GNU find: status 0"
+	want=$(sed 's/^[^:]*: //' gnu.err)
+	for p in -newermB -newerBm -newerBB -neweraB -newercB -newermm -anewer; do
+		"$luafind" t $p /nonexistent 2>lf.err && fail "$p /nonexistent: status 0"
+		got=$(sed 's/^[^:]*: //' lf.err)
+		[ "$got" = "$want" ] || fail "$p /nonexistent: '$got', GNU find says '$want'"
+	done
+	echo "ok: -newerXY of a missing file: GNU find's message only"
+}
+
+# -printf widths and precisions are capped at 4096 (luafind(1)): a larger
+# one is a usage error naming the directive, before the walk.
+check_printf_bounds() {
+	rm -rf "$work/p" && mkdir -p "$work/p"
+	for f in '%.666666666S' '%999999999d' '%4097s' '%.4097p' '%-05.4097TY' '%99999999999999999999999p'; do
+		out=$(timeout 60 "$luafind" "$work/p" -printf "$f" 2>"$work/err") && fail "$f: status 0"
+		[ -z "$out" ] || fail "$f: printed something"
+		grep -qF "the width or precision of the format directive \`$f' is larger than 4096" "$work/err" ||
+			fail "$f: $(cat "$work/err")"
+	done
+	out=$("$luafind" "$work/p" -printf '%4096d|%.4096p|%-4096.4096S|') || fail "4096: refused"
+	[ ${#out} -eq $((4096 + 1 + ${#work} + 2 + 1 + 4096 + 1)) ] || fail "4096: ${#out} bytes"
+	echo "ok: -printf widths and precisions above 4096 refused"
 }
 
 "check_$check"

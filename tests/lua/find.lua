@@ -536,6 +536,30 @@ do
   T.ok("find: errors")
 end
 
+-- A test that fails at run time (a PCRE2 match limit) is an error, never
+-- "no match" that "!" turns into true: reported with the path, the walk
+-- stops, the entry is not yielded nor deleted, errors = "raise" raises.
+do
+  local d = work .. "/matchlimit"
+  local victim = d .. "/" .. ("a"):rep(40) .. "b"
+  T.sh("mkdir -p " .. T.q(d) .. " && : > " .. T.q(victim))
+  local pat = "(?:.*/(a+)+c|.*)"
+  local out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    local it, s, c, w = find(%q, "-regextype", "pcre2", "-type", "f", "!", "-regex", %q, "-delete")
+    for e in it, s, c, w do print("yielded", e.path) end
+    print("had_error", w:had_error())
+  ]]):format(d, pat))
+  assert(out == ("luafind: '%s': -regex: match limit exceeded\nhad_error\ttrue\n"):format(victim), out)
+  assert(T.read(victim) == "", "a failed -regex let -delete act")
+  T.raises("'" .. victim .. "': -regex: match limit exceeded", function()
+    for _ in find({d, errors = "raise"}, "-regextype", "pcre2", "!", "-regex", pat) do end
+  end)
+  T.sh("rm -rf " .. T.q(d))
+  T.ok("find: run-time test failures")
+end
+
 -- Options before tests warn only with -warn (on stderr, the walk goes on).
 do
   local out = T.run_lua(work, ([[

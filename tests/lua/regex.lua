@@ -33,7 +33,10 @@ for _, p in ipairs(pairs_) do
     same(pack(re:find(s)), pack(s:find(p[2])), "find " .. what)
     -- With an init, Lua's ^ anchors there; PCRE2's ^ is the subject's
     -- start (\G anchors at init), so anchored patterns are compared at 1.
-    for _, init in ipairs(p[2]:sub(1, 1) == "^" and {1, -100, 0} or {2, -2, #s + 1, #s + 2, -100, 0}) do
+    -- math.mininteger and maxinteger: clamped as string.find clamps them.
+    local far = {math.mininteger, math.mininteger + 1, math.maxinteger}
+    for _, init in ipairs(p[2]:sub(1, 1) == "^" and {1, -100, 0, far[1], far[2]}
+                          or {2, -2, #s + 1, #s + 2, -100, 0, far[1], far[2], far[3]}) do
       same(pack(re:match(s, init)), pack(s:match(p[2], init)), ("match %s init %d"):format(what, init))
       same(pack(re:find(s, init)), pack(s:find(p[2], init)), ("find %s init %d"):format(what, init))
     end
@@ -54,6 +57,27 @@ do
   T.same(t, {"two", "three"}, "gmatch init")
   local it1, it2 = re:gmatch("a b"), re:gmatch("c d")
   assert(it1() == "a" and it2() == "c" and it1() == "b" and it2() == "d" and it1() == nil and it2() == nil)
+end
+
+-- An init below -#s is 1, as in string.find (no overflow negating
+-- math.mininteger); gmatch and test take it the same way.
+do
+  local re = lf.regex("\\w+")
+  local t = {}
+  for w in re:gmatch("one two", math.mininteger) do t[#t + 1] = w end
+  T.same(t, {"one", "two"}, "gmatch math.mininteger")
+  assert(re:test("one", math.mininteger) and not re:test("one", math.maxinteger))
+  same(pack(re:find("one", math.mininteger)), pack(1, 3), "find math.mininteger")
+end
+
+-- A match error (PCRE2's match limit) raises: it is not "no match".
+do
+  local re = lf.regex("(?:.*/(a+)+c|.*)")
+  local s = "d/" .. ("a"):rep(40) .. "b"
+  for _, f in ipairs{"match", "find", "test"} do
+    T.raises("luafind.regex: match limit exceeded", re[f], re, s)
+  end
+  T.raises("luafind.regex: match limit exceeded", function() for _ in re:gmatch(s) do end end)
 end
 
 -- ^ is the subject's start even with an init; \G is the init.
