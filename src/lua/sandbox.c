@@ -134,6 +134,46 @@ static int sb_collectgarbage(lua_State *L)
 	return 1;
 }
 
+/*
+ * The limits end the call: once the budget is used up or the cap was hit,
+ * what pcall, xpcall, coroutine.resume and coroutine.close caught is raised
+ * again as the limit's error, so `while true do pcall(f) end` stops too.
+ * Continuation of sb_catch (the wrapped function stays yieldable).
+ */
+static int sb_catch_k(lua_State *L, int status, lua_KContext ctx)
+{
+	(void)status;
+	(void)ctx;
+	struct sandbox *s = get_sandbox(L);
+	if (lua_type(L, 1) == LUA_TBOOLEAN && !lua_toboolean(L, 1)) {
+		if (s->max_steps && s->used >= s->max_steps) {
+			lua_pushstring(L, msg_steps);
+			return lua_error(L);
+		}
+		if (s->mem_hit) {
+			lua_pushliteral(L, "not enough memory"); /* Lua's own, already interned */
+			return lua_error(L);
+		}
+	}
+	return lua_gettop(L);
+}
+
+/* A function that catches errors (upvalue 1), under sb_catch_k's rule. */
+static int sb_catch(lua_State *L)
+{
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, sb_catch_k);
+	return sb_catch_k(L, LUA_OK, 0);
+}
+
+static void wrap_catcher(lua_State *L, int table, const char *name)
+{
+	lua_getfield(L, table, name);
+	lua_pushcclosure(L, sb_catch, 1);
+	lua_setfield(L, table, name);
+}
+
 /* require(name): the preloaded modules (upvalue 1) and nothing else. */
 static int sb_require(lua_State *L)
 {
@@ -234,6 +274,8 @@ static int sb_init(lua_State *L)
 	lua_getfield(L, g, "collectgarbage");
 	lua_pushcclosure(L, sb_collectgarbage, 1);
 	lua_setfield(L, g, "collectgarbage");
+	wrap_catcher(L, g, "pcall");
+	wrap_catcher(L, g, "xpcall");
 	lua_settop(L, mods);
 
 	static const luaL_Reg libs[] = {
@@ -243,6 +285,10 @@ static int sb_init(lua_State *L)
 	};
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		luaL_requiref(L, libs[i].name, libs[i].func, 1);
+		if (libs[i].func == luaopen_coroutine) {
+			wrap_catcher(L, lua_gettop(L), "resume");
+			wrap_catcher(L, lua_gettop(L), "close");
+		}
 		lua_setfield(L, mods, libs[i].name);
 	}
 
@@ -328,7 +374,7 @@ LF_PUBLIC int lf_sandbox_error_kind(lua_State *L, int idx)
 	if (s->mem_hit && strcmp(msg, "not enough memory") == 0) {
 		return LF_SANDBOX_ERR_MEMORY;
 	}
-	if (s->max_steps && s->used >= s->max_steps && strncmp(msg, msg_steps, sizeof(msg_steps) - 1) == 0) {
+	if (s->max_steps && s->used >= s->max_steps && strstr(msg, msg_steps)) {
 		return LF_SANDBOX_ERR_STEPS;
 	}
 	return LF_SANDBOX_ERR_LUA;
