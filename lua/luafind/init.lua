@@ -25,6 +25,7 @@ lf.regex = core.regex   -- regex(pattern [, flags]): PCRE2 with JIT
 lf.glob = core.glob     -- glob(pattern [, flags]): fnmatch, as find -name
 lf.stats = core.stats   -- stats(): counters of every walk in this Lua state
 lf.link = core.link     -- link(target, path): a hard link; true, or nil, msg, errno
+lf.sandbox = core.sandbox -- sandbox{max_memory =, max_steps =, allow =}: sb:run(code, ...)
 lf.is_root_dir = core.is_root_dir -- is_root_dir(path): whether path names / ("//", "/tmp/..")
 lf.version = core.version
 lf.core = core

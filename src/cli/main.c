@@ -39,6 +39,7 @@
 #include "walk.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -103,6 +104,8 @@ static void usage(const struct lf_ctx *ctx)
 	       "Lua: -lua 'EXPR' (a Lua expression over the entry's fields, e.g. size > 10*MiB)\n"
 	       "     --script FILE [ARG...] runs a Lua script with require \"luafind\" available\n"
 	       "     --run SCRIPT runs a bundled cleanup script (dry run unless --apply)\n"
+	       "     --sandbox [--max-memory SIZE] [--max-steps N] [--allow delete,link,actions]\n"
+	       "       before --script: run it in a sandbox (no io, os, require of files; safe lf.find)\n"
 	       "\n"
 	       "See luafind(1) and luafind-lua(3) for details.\n",
 	       ctx->progname, ctx->progname, ctx->progname);
@@ -163,11 +166,62 @@ static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, u
 /* luafind's own options, which may stand among find's leading options. */
 struct cli_opts {
 	bool stats, help, version, list_scripts;
+	bool sandbox;         /* --sandbox, or a limit: --script runs in a sandbox */
+	struct lf_cli_sandbox limits;
 	const char *script;   /* --script FILE */
 	const char *run_name; /* --run NAME */
 	int script_argc;      /* the script's arguments */
 	char **script_argv;
 };
+
+/*
+ * --max-memory SIZE (bytes, or with a k, M or G suffix: KiB, MiB, GiB),
+ * --max-steps N, --allow LIST (delete,link,actions): the sandbox's limits.
+ */
+static int sandbox_option(struct lf_ctx *ctx, const char *opt, const char *val, struct cli_opts *o)
+{
+	if (strcmp(opt, "--allow") == 0) {
+		static const char *const names[] = {"delete", "link", "actions"};
+		const char *p = val;
+		while (*p) {
+			size_t len = strcspn(p, ",");
+			size_t k = 0;
+			while (k < 3 && (strlen(names[k]) != len || strncmp(p, names[k], len) != 0)) {
+				k++;
+			}
+			if (k == 3) {
+				lf_diag(ctx, "--allow: '%.*s' is not delete, link or actions", (int)len, p);
+				return -1;
+			}
+			o->limits.allow |= 1u << k; /* LF_SANDBOX_ALLOW_DELETE, _LINK, _ACTIONS */
+			p += len + (p[len] == ',');
+		}
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(val, &end, 10);
+	unsigned shift = 0;
+	if (strcmp(opt, "--max-memory") == 0 && *end && !end[1]) {
+		const char *units = "kMG";
+		const char *u = strchr(units, *end);
+		if (u) {
+			shift = 10 * (unsigned)(u - units + 1);
+			end++;
+		}
+	}
+	if (errno || end == val || *end || val[0] == '-' || (shift && v > (ULLONG_MAX >> shift))) {
+		lf_diag(ctx, "%s: invalid number '%s'", opt, val);
+		return -1;
+	}
+	v <<= shift;
+	if (opt[6] == 'm') {
+		o->limits.max_memory = (size_t)v;
+	} else {
+		o->limits.max_steps = v;
+	}
+	return 0;
+}
 
 static bool is_find_leading(const char *a)
 {
@@ -219,6 +273,18 @@ static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_o
 			break;
 		} else if (strcmp(a, "--stats") == 0) {
 			o->stats = true;
+		} else if (strcmp(a, "--sandbox") == 0) {
+			o->sandbox = true;
+		} else if (strcmp(a, "--max-memory") == 0 || strcmp(a, "--max-steps") == 0 ||
+			   strcmp(a, "--allow") == 0) {
+			if (i + 1 >= argc || sandbox_option(ctx, a, argv[i + 1], o) != 0) {
+				if (i + 1 >= argc) {
+					lf_diag(ctx, "%s needs an argument", a);
+				}
+				return -1;
+			}
+			o->sandbox = true;
+			i++;
 		} else if (strcmp(a, "-D") == 0) {
 			fargv[n] = argv[i];
 			map[n++] = i;
@@ -323,8 +389,11 @@ int main(int argc, char **argv)
 		usage(ctx);
 	} else if (o.version) {
 		printf("luafind %s\n", LUAFIND_VERSION);
+	} else if (o.sandbox && !o.script) {
+		lf_diag(ctx, "--sandbox, --max-memory, --max-steps and --allow apply to --script only");
+		status = 1;
 	} else if (o.script) {
-		status = lf_cli_run_script(ctx, o.script, o.script_argc, o.script_argv);
+		status = lf_cli_run_script(ctx, o.script, o.script_argc, o.script_argv, o.sandbox ? &o.limits : NULL);
 	} else if (o.run_name || o.list_scripts) {
 		status = lf_cli_run_named(ctx, o.run_name, o.script_argc, o.script_argv);
 	} else {

@@ -26,6 +26,7 @@
 
 #ifdef LUAFIND_HAVE_LUA
 #include "lfcli.h"
+#include "luafind.h"
 
 #include <lauxlib.h>
 #include <limits.h>
@@ -123,8 +124,13 @@ static bool eval_lua(const struct lf_expr *x, struct lf_eval *ev)
 	return r > 0;
 }
 
-int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv)
+int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv,
+		      const struct lf_cli_sandbox *sandbox)
 {
+	if (sandbox && !cli_lua) {
+		struct lf_sandbox_limits lim = {sandbox->max_memory, sandbox->max_steps, sandbox->allow};
+		cli_lua = lf_lua_new_sandbox(ctx, &lim);
+	}
 	lua_State *L = get_state(ctx);
 	if (!L) {
 		lf_diag(ctx, "cannot create a Lua state: %s", strerror(errno));
@@ -228,8 +234,10 @@ int lf_prims_lua_add(struct lf_ctx *ctx)
 
 #else /* a build without Lua (-DLUAFIND_WITH_LUA=OFF) */
 
-int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv)
+int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv,
+		      const struct lf_cli_sandbox *sandbox)
 {
+	(void)sandbox;
 	(void)file;
 	(void)argc;
 	(void)argv;

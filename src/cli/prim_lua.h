@@ -8,6 +8,9 @@
 #include "ctx.h"
 #include "parse.h"
 
+#include <stddef.h>
+#include <stdint.h>
+
 /**
  * Register -lua in @ctx, for lf_parse() (a build without Lua registers
  * nothing).
@@ -15,11 +18,22 @@
  */
 int lf_prims_lua_add(struct lf_ctx *ctx);
 
+/** --sandbox and its limits, as luafind.h's struct lf_sandbox_limits
+ *  (the executable builds without Lua too). */
+struct lf_cli_sandbox {
+	size_t max_memory;
+	uint64_t max_steps;
+	unsigned allow; /* 1 delete, 2 link, 4 actions: LF_SANDBOX_ALLOW_* */
+};
+
 /**
  * Run the Lua script @file ("-": standard input) with arguments
  * @argv[0..@argc-1] in the CLI's Lua state; returns the exit status.
+ * With @sandbox (--sandbox), that state is a sandbox with those limits
+ * (luafind.h's lf_sandbox_new).
  */
-int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv);
+int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv,
+		      const struct lf_cli_sandbox *sandbox);
 
 /**
  * --run NAME [ARG...] and --list-scripts: hand over to the Lua runner

@@ -44,7 +44,38 @@ struct lf_parser {
 	bool has_prune;
 	bool seen_node;       /* a primary other than -files0-from came before */
 	bool registered;      /* look at the primaries added to the context too (lf_parse) */
+	bool safe;            /* LF_PARSE_SAFE: refuse the primaries with side effects */
+	const char *const *allow; /* ... but these (NULL-terminated, or NULL) */
 };
+
+/* What the safe policy refuses: everything that acts beyond standard output. */
+static const char *const unsafe_primaries[] = {
+	"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls",
+};
+
+bool lf_parse_unsafe_primary(const char *name)
+{
+	for (size_t i = 0; i < sizeof(unsafe_primaries) / sizeof(unsafe_primaries[0]); i++) {
+		if (strcmp(name, unsafe_primaries[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the safe policy of @p refuses @name. */
+static bool refused(const struct lf_parser *p, const char *name)
+{
+	if (!p->safe || !lf_parse_unsafe_primary(name)) {
+		return false;
+	}
+	for (const char *const *a = p->allow; a && *a; a++) {
+		if (strcmp(*a, name) == 0) {
+			return false;
+		}
+	}
+	return true;
+}
 
 struct lf_expr *lf_parse_node(struct lf_parser *p, const struct lf_primary *prim)
 {
@@ -379,6 +410,11 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	char **args = p->argv + p->pos + 1;
 	p->prim_pos = p->pos;
 	p->consumed = prim->nargs == LF_NARGS_VARIADIC ? 0 : prim->nargs;
+	if (refused(p, prim->name)) {
+		/* Before its parse function: -fprint opens its file there. */
+		lf_parse_error(p, 0, "%s: not allowed by the safe policy", prim->name);
+		return NULL;
+	}
 	if (prim->kind == LF_PRIM_OPTION && p->seen_non_option && p->cmd->warn) {
 		lf_diag_warn(p->cmd->ctx, "you have specified the global option %s after the argument %s, but global "
 			     "options are not positional, i.e., %s affects tests specified before it as well "
@@ -858,10 +894,11 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 }
 
 int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, int argc, char **argv,
-		  unsigned flags, struct lf_cmdline *cmd)
+		  unsigned flags, const char *const *allow, struct lf_cmdline *cmd)
 {
 	cmdline_init(ctx, cmd);
-	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 0, .cmd = cmd};
+	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 0, .cmd = cmd,
+			      .safe = (flags & LF_PARSE_SAFE) != 0, .allow = allow};
 
 	for (; p.pos < argc; p.pos++) {
 		if (!parse_follow_flags(argv[p.pos], cmd)) {

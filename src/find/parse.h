@@ -66,7 +66,18 @@ enum lf_parse_flags {
 	/** No implied -print: the caller consumes the entries the expression is
 	 *  true for.  -print prints only where it is written. */
 	LF_PARSE_NO_PRINT = 1 << 0,
+	/** The safe policy: the primaries with side effects beyond standard
+	 *  output (lf_parse_unsafe_primary) are usage errors at parse time,
+	 *  "-delete: not allowed by the safe policy", unless named in the
+	 *  allow list; nothing of them runs, not even -fprint's open. */
+	LF_PARSE_SAFE = 1 << 1,
 };
+
+/**
+ * Whether @name is a primary the safe policy refuses: -delete, -exec,
+ * -execdir, -ok, -okdir, -fprint, -fprint0, -fprintf, -fls.
+ */
+bool lf_parse_unsafe_primary(const char *name);
 
 /**
  * Parse a find expression for roots given apart from it, as an embedder
@@ -83,12 +94,14 @@ enum lf_parse_flags {
  *
  * @roots (the array and the strings) and @argv (the array and the strings)
  * are borrowed: they must outlive @cmd, whose expression points into them.
+ * @allow, under LF_PARSE_SAFE, is a NULL-terminated list of the refused
+ * primaries to permit all the same (NULL: none), read during the call only.
  *
  * @return 0, or -1 after reporting a usage error; either way
  *         lf_cmdline_free() frees @cmd
  */
 int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, int argc, char **argv,
-		  unsigned flags, struct lf_cmdline *cmd);
+		  unsigned flags, const char *const *allow, struct lf_cmdline *cmd);
 
 /** Free what lf_parse() or lf_parse_find() allocated. */
 void lf_cmdline_free(struct lf_cmdline *cmd);

@@ -38,7 +38,9 @@ static void free_words(char **words, int n)
 	free(words);
 }
 
-LF_PUBLIC struct lf_query *lf_query_compile(struct lf_ctx *ctx, int argc, char *const argv[], unsigned flags)
+/* lf_query_compile(), with the primaries in @allow permitted under LF_QUERY_SAFE. */
+static struct lf_query *compile(struct lf_ctx *ctx, int argc, char *const argv[], unsigned flags,
+				const char *const allow[])
 {
 	struct lf_query *q = calloc(1, sizeof(*q));
 	if (!q) {
@@ -60,7 +62,10 @@ LF_PUBLIC struct lf_query *lf_query_compile(struct lf_ctx *ctx, int argc, char *
 		}
 	}
 	unsigned pflags = flags & LF_QUERY_PRINT ? 0 : LF_PARSE_NO_PRINT;
-	if (lf_parse_find(ctx, NULL, 0, argc, q->words, pflags, &q->cmd) != 0) {
+	if (flags & LF_QUERY_SAFE) {
+		pflags |= LF_PARSE_SAFE;
+	}
+	if (lf_parse_find(ctx, NULL, 0, argc, q->words, pflags, allow, &q->cmd) != 0) {
 		lf_cmdline_free(&q->cmd);
 		free_words(q->words, q->nwords);
 		free(q);
@@ -77,6 +82,17 @@ LF_PUBLIC struct lf_query *lf_query_compile(struct lf_ctx *ctx, int argc, char *
 		return NULL;
 	}
 	return q;
+}
+
+LF_PUBLIC struct lf_query *lf_query_compile(struct lf_ctx *ctx, int argc, char *const argv[], unsigned flags)
+{
+	return compile(ctx, argc, argv, flags, NULL);
+}
+
+LF_PUBLIC struct lf_query *lf_query_compile_allow(struct lf_ctx *ctx, int argc, char *const argv[],
+						  unsigned flags, const char *const allow[])
+{
+	return compile(ctx, argc, argv, flags | LF_QUERY_SAFE, allow);
 }
 
 LF_PUBLIC void lf_query_walk_opts(const struct lf_query *q, struct lf_walk_opts *opts)

@@ -83,6 +83,14 @@ struct lf_query;
 enum lf_query_flags {
 	/** Without an action in the expression, -print is implied, as in find. */
 	LF_QUERY_PRINT = 1 << 0,
+	/**
+	 * The safe policy: -delete, -exec, -execdir, -ok, -okdir, -fprint,
+	 * -fprint0, -fprintf and -fls are usage errors when compiling
+	 * ("-delete: not allowed by the safe policy"), so that an expression
+	 * from an untrusted source can only test entries and print to
+	 * standard output.  lf_query_compile_allow() permits some of them.
+	 */
+	LF_QUERY_SAFE = 1 << 1,
 };
 
 /**
@@ -93,6 +101,14 @@ enum lf_query_flags {
  *         a usage error, ENOMEM...)
  */
 LF_PUBLIC struct lf_query *lf_query_compile(struct lf_ctx *ctx, int argc, char *const argv[], unsigned flags);
+
+/**
+ * lf_query_compile() under the safe policy (LF_QUERY_SAFE is implied),
+ * permitting the refused primaries named in @allow, a NULL-terminated list
+ * such as {"-fprint", NULL} (NULL: none), read during the call only.
+ */
+LF_PUBLIC struct lf_query *lf_query_compile_allow(struct lf_ctx *ctx, int argc, char *const argv[],
+						  unsigned flags, const char *const allow[]);
 
 /**
  * The walk options the expression asks for (-H/-L, -depth or -delete,

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "lbind.h"
+#include "luafind.h"
 
 #include "ctx.h"
 
@@ -494,6 +495,10 @@ static int entry_snapshot(lua_State *L)
 static int entry_delete(lua_State *L)
 {
 	struct lf_entry *e = check_entry(L, 1, NULL);
+	unsigned allow;
+	if (lfb_sandboxed(L, &allow) && !(allow & LF_SANDBOX_ALLOW_DELETE)) {
+		return luaL_error(L, "e:delete: not allowed in the sandbox");
+	}
 	if (e->visit == LF_VISIT_ERROR) {
 		return fail_error_entry(L, e);
 	}

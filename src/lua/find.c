@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE
 #include "lbind.h"
+#include "luafind.h"
 
 #include "diag.h"
 #include "expr.h"
@@ -343,6 +344,8 @@ struct find_args {
 	int max_fds;
 	int nwords;  /* expression arguments, from stack index 2 */
 	bool split;  /* one string, to split as sh would */
+	int safe;    /* the safe option: -1 unset, 0 false, 1 true */
+	bool allow;  /* an allow option was given (validated, read again later) */
 };
 
 /* One option of the roots table, its value on top and its name at -2. */
@@ -379,6 +382,26 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 				   luaL_tolstring(L, -1, NULL));
 		}
 		a->max_fds = (int)v;
+	} else if (strcmp(opt, "safe") == 0) {
+		if (!lua_isboolean(L, -1)) {
+			luaL_error(L, FN ": bad option 'safe' (expected a boolean, got %s)", luaL_typename(L, -1));
+		}
+		a->safe = lua_toboolean(L, -1);
+	} else if (strcmp(opt, "allow") == 0) {
+		if (!lua_istable(L, -1)) {
+			luaL_error(L, FN ": bad option 'allow' (expected a table, got %s)", luaL_typename(L, -1));
+		}
+		lua_Integer n = luaL_len(L, -1);
+		for (lua_Integer i = 1; i <= n; i++) {
+			lua_rawgeti(L, -1, i);
+			const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+			if (!name || !lf_parse_unsafe_primary(name)) {
+				luaL_error(L, FN ": bad option 'allow' (%s is not a primary the safe policy refuses)",
+					   luaL_tolstring(L, -1, NULL));
+			}
+			lua_pop(L, 1);
+		}
+		a->allow = true;
 	} else {
 		for (size_t i = 0; i < sizeof(in_expression) / sizeof(in_expression[0]); i++) {
 			if (strcmp(opt, in_expression[i].opt) == 0) {
@@ -396,6 +419,7 @@ static void parse_args(lua_State *L, struct find_args *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->errors = LFB_ERR_YIELD;
+	a->safe = -1;
 	a->nroots = lfb_check_roots(L, FN, "roots", parse_option, a);
 
 	int top = lua_gettop(L);
@@ -498,6 +522,51 @@ static int out_of_memory(lua_State *L)
 }
 
 /*
+ * The safe policy of this call, from the options safe and allow (argument
+ * 1, already validated) and the sandbox's: *safe, and the primaries it
+ * permits as a NULL-terminated array in a userdata pushed on the stack
+ * (it lives until the call returns).  In a sandbox without
+ * LF_SANDBOX_ALLOW_ACTIONS the policy is always safe, and only -delete may
+ * be permitted, by LF_SANDBOX_ALLOW_DELETE.
+ */
+static const char **push_policy(lua_State *L, const struct find_args *a, bool *safe)
+{
+	unsigned allow_bits;
+	bool boxed = lfb_sandboxed(L, &allow_bits) && !(allow_bits & LF_SANDBOX_ALLOW_ACTIONS);
+	bool delete_ok = boxed && (allow_bits & LF_SANDBOX_ALLOW_DELETE);
+	*safe = a->safe == 1 || (a->safe == -1 && a->allow) || boxed;
+	if (boxed && a->safe == 0) {
+		luaL_error(L, FN ": safe = false is not allowed in the sandbox");
+	}
+	lua_Integer n = 0;
+	if (a->allow) {
+		lua_getfield(L, 1, "allow");
+		n = luaL_len(L, -1);
+		lua_pop(L, 1);
+	}
+	const char **list = lua_newuserdatauv(L, ((size_t)n + 2) * sizeof(*list), 0);
+	size_t k = 0;
+	if (delete_ok) {
+		list[k++] = "-delete";
+	}
+	if (a->allow) {
+		lua_getfield(L, 1, "allow");
+		for (lua_Integer i = 1; i <= n; i++) {
+			lua_rawgeti(L, -1, i);
+			const char *name = lua_tostring(L, -1); /* pinned by the table, argument 1 */
+			lua_pop(L, 1);
+			if (boxed && !(delete_ok && strcmp(name, "-delete") == 0)) {
+				luaL_error(L, FN ": allow: %s is not allowed in the sandbox", name);
+			}
+			list[k++] = name;
+		}
+		lua_pop(L, 1);
+	}
+	list[k] = NULL;
+	return list;
+}
+
+/*
  * find(root, word...) or find({root..., option = value...}, word...), where
  * one word holding blanks, quotes or backslashes is split as sh would.
  * Returns the iterator, the walker, nil, the walker.
@@ -538,6 +607,9 @@ static int mod_find(lua_State *L)
 		}
 	}
 
+	bool safe;
+	const char **allow = push_policy(L, &a, &safe);
+
 	struct lfb_find *f = calloc(1, sizeof(*f));
 	if (!f) {
 		return out_of_memory(L);
@@ -561,7 +633,8 @@ static int mod_find(lua_State *L)
 	struct lf_diag_collector col;
 	lf_diag_collect(f->ctx, &col, &said);
 	f->has_cmd = true;
-	int r = lf_parse_find(f->ctx, lw->roots, a.nroots, nwords, f->argv, LF_PARSE_NO_PRINT, &f->cmd);
+	int r = lf_parse_find(f->ctx, lw->roots, a.nroots, nwords, f->argv,
+			      LF_PARSE_NO_PRINT | (safe ? LF_PARSE_SAFE : 0), allow, &f->cmd);
 	lf_diag_uncollect(f->ctx, &col);
 	if (r != 0) {
 		push_parse_error(L, f->argv, &said);

@@ -260,6 +260,22 @@ LFB_HIDDEN int lfb_stale(lua_State *L);
 LFB_HIDDEN void lfb_open_find(lua_State *L, int state);
 
 
+/* ---- sandbox.c ---------------------------------------------------------- */
+
+struct lf_sandbox_limits;
+
+/*
+ * Whether @L is a sandbox (lf_sandbox_new), with its LF_SANDBOX_ALLOW_*
+ * bits in *@allow (every bit when it is not), if @allow is not NULL.
+ */
+LFB_HIDDEN bool lfb_sandboxed(lua_State *L, unsigned *allow);
+
+/* lf_sandbox_new() lending @ctx (NULL: the state's own), as lfb_lend_ctx. */
+LFB_HIDDEN lua_State *lfb_sandbox_new(const struct lf_sandbox_limits *lim, struct lf_ctx *ctx);
+
+/* Add sandbox() to the module table on top. */
+LFB_HIDDEN void lfb_open_sandbox(lua_State *L);
+
 /* ---- regex.c ------------------------------------------------------------ */
 
 /* Add regex() and glob() to the module table on top. */

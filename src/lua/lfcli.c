@@ -103,6 +103,11 @@ struct lua_State *lf_lua_new(struct lf_ctx *ctx)
 	return L;
 }
 
+struct lua_State *lf_lua_new_sandbox(struct lf_ctx *ctx, const struct lf_sandbox_limits *lim)
+{
+	return lfb_sandbox_new(lim, ctx);
+}
+
 /* ---- --script ----------------------------------------------------------- */
 
 /* lua.c's message handler: the message with a traceback. */
@@ -139,7 +144,7 @@ static int prepare_script(lua_State *L)
 	}
 	lua_setglobal(L, "arg");
 	const char *name = strcmp(s->file, "-") == 0 ? NULL : s->file;
-	if (luaL_loadfile(L, name) != LUA_OK) {
+	if (luaL_loadfilex(L, name, lfb_sandboxed(L, NULL) ? "t" : NULL) != LUA_OK) {
 		return lua_error(L);
 	}
 	luaL_checkstack(L, s->argc, "too many arguments to script");
@@ -171,9 +176,17 @@ int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **ar
 		return 1;
 	}
 	int nargs = lua_gettop(L) - base - 2;
-	int status = lua_pcall(L, nargs, 0, base + 1);
+	int status = lf_sandbox_pcall(L, nargs, 0, base + 1); /* lua_pcall unless a sandbox */
 	if (status != LUA_OK) {
-		report(L);
+		int kind = lf_sandbox_error_kind(L, -1);
+		if (kind != LF_SANDBOX_ERR_LUA) {
+			fflush(stdout);
+			fprintf(stderr, "luafind: %s: %s\n", file, lf_sandbox_error_message(kind));
+			fflush(stderr);
+			lua_pop(L, 1);
+		} else {
+			report(L);
+		}
 	}
 	lua_settop(L, base);
 	return status == LUA_OK ? 0 : 1;

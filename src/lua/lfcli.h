@@ -48,11 +48,24 @@ struct lf_ctx;
 struct lua_State *lf_lua_new(struct lf_ctx *ctx);
 
 /**
+ * A sandboxed state (luafind.h's lf_sandbox_new, with the limits @lim)
+ * whose luafind uses @ctx (lent, as for lf_lua_new).  lf_lua_run_script()
+ * runs a script in it with the instruction budget reset, loading it as
+ * text only.
+ *
+ * @return the state, or NULL with errno set (ENOMEM)
+ */
+struct lf_sandbox_limits;
+struct lua_State *lf_lua_new_sandbox(struct lf_ctx *ctx, const struct lf_sandbox_limits *lim);
+
+/**
  * Run the script @file ("-" for standard input) as lua.c does: the global
  * `arg` holds arg[0] = @file and arg[1..@argc] = @argv, which are also the
  * chunk's `...`.  It runs under lua_pcall with a traceback message handler.
  * On an error, "luafind: FILE:LINE: message" and the traceback go to
- * stderr.  A script calling os.exit() exits the process from there.
+ * stderr; in a sandbox, a refused allocation is reported as "luafind:
+ * FILE: memory limit exceeded" and a used-up budget as "luafind: FILE:
+ * instruction budget exceeded".  A script calling os.exit() exits the process from there.
  *
  * @return 0, or 1 if the script could not be loaded or raised an error
  */

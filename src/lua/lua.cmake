@@ -3,6 +3,8 @@
 #
 #   lf_lua         OBJECT  the binding: luafind.c walk.c entry.c regex.c
 #                          find.c (luafind.find, over the front end lf_find)
+#                          sandbox.c (lf_sandbox_new, luafind.sandbox) with
+#                          init.lua embedded (cmake/embed.cmake)
 #   luafind_core   MODULE  lib/luafind/core.so for stock lua5.4, never linked
 #                          against liblua, exporting luaopen_luafind_core only
 #                          (the binding + lf_find + lf_core)
@@ -36,13 +38,26 @@ set(LUAFIND_INSTALL_CMODDIR ${_lf_cmod_rel} CACHE STRING
 set(LUAFIND_INSTALL_LMODDIR ${_lf_lmod_rel} CACHE STRING
   "Where luafind/init.lua is installed, relative to the prefix")
 
+# lua/luafind/init.lua as bytes, for the sandbox (sandbox.c), which
+# loads it without a path.
+add_custom_command(
+  OUTPUT ${PROJECT_BINARY_DIR}/generated/lf_init_lua.c
+  COMMAND ${CMAKE_COMMAND} -DIN=${PROJECT_SOURCE_DIR}/lua/luafind/init.lua
+          -DOUT=${PROJECT_BINARY_DIR}/generated/lf_init_lua.c -DNAME=lfb_init_lua
+          -P ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+  DEPENDS ${PROJECT_SOURCE_DIR}/lua/luafind/init.lua ${PROJECT_SOURCE_DIR}/cmake/embed.cmake
+  COMMENT "Embedding lua/luafind/init.lua"
+  VERBATIM)
+
 # The binding, compiled once for the module, the CLI and libluafind.
 add_library(lf_lua OBJECT
   src/lua/luafind.c
   src/lua/walk.c
   src/lua/entry.c
   src/lua/find.c
-  src/lua/regex.c)
+  src/lua/regex.c
+  src/lua/sandbox.c
+  ${PROJECT_BINARY_DIR}/generated/lf_init_lua.c)
 target_include_directories(lf_lua PRIVATE ${LUA_INCLUDE_DIRS})   # headers only
 target_link_libraries(lf_lua PRIVATE lf_core lf_find)
 set_target_properties(lf_lua PROPERTIES
@@ -98,7 +113,7 @@ if(BUILD_TESTING)
   target_link_libraries(lf_dtunknown PRIVATE ${CMAKE_DL_LIBS})
   set_target_properties(lf_dtunknown PROPERTIES C_EXTENSIONS ON PREFIX "")
 
-  set(LUAFIND_LUA_TESTS module walk entry regex counters pred find)
+  set(LUAFIND_LUA_TESTS module walk entry regex counters pred find sandbox)
   foreach(t ${LUAFIND_LUA_TESTS})
     if(LUAFIND_LUA54)
       add_test(NAME lua.${t}

@@ -36,6 +36,10 @@ int lfb_fail(lua_State *L, const char *path, size_t len, int err)
  */
 static int mod_link(lua_State *L)
 {
+	unsigned allow;
+	if (lfb_sandboxed(L, &allow) && !(allow & LF_SANDBOX_ALLOW_LINK)) {
+		return luaL_error(L, "luafind.link: not allowed in the sandbox");
+	}
 	const char *target = luaL_checkstring(L, 1);
 	size_t len;
 	const char *path = luaL_checklstring(L, 2, &len);
@@ -197,6 +201,7 @@ __attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
 	lfb_open_walk(L, state);
 	lfb_open_find(L, state);
 	lfb_open_regex(L);
+	lfb_open_sandbox(L);
 	lua_pop(L, 1);
 	lua_pushliteral(L, LUAFIND_VERSION);
 	lua_setfield(L, mod, "version");

@@ -38,6 +38,9 @@
 extern "C" {
 #endif
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "error.h"
 #include "query.h"
 #include "stat.h"
@@ -70,6 +73,80 @@ void lf_lua_push_entry(struct lua_State *L, struct lf_walk *w, struct lf_entry *
  * held by Lua are stale rather than pointing into a freed walk.
  */
 void lf_lua_walk_done(struct lua_State *L, struct lf_walk *w);
+
+/*
+ * The sandbox: a Lua state for untrusted predicates and scripts.
+ *
+ *	struct lf_sandbox_limits lim = {.max_memory = 64 << 20, .max_steps = 10000000};
+ *	lua_State *L = lf_sandbox_new(&lim);
+ *	if (luaL_loadbufferx(L, code, len, "=untrusted", "t") == LUA_OK)
+ *		status = lf_sandbox_pcall(L, 0, 1, 0);
+ *	if (status != LUA_OK)
+ *		switch (lf_sandbox_error_kind(L, -1)) ...
+ *	lua_close(L);
+ *
+ * Its globals: the base library without dofile, loadfile and binary
+ * chunks (load takes text only), with collectgarbage limited to "count"
+ * and "collect"; coroutine, string, table, math, utf8; os with time, clock,
+ * date and difftime only; no io, no debug, no package.  require returns
+ * only those libraries and `luafind`, a read-only table with walk, find,
+ * regex, glob, stats, is_root_dir, the units and times of luafind-lua(3)
+ * (KiB... weeks, started, now), version; remove_tree and the entries'
+ * e:delete only with LF_SANDBOX_ALLOW_DELETE, link only with
+ * LF_SANDBOX_ALLOW_LINK; find under the safe policy (LF_QUERY_SAFE) unless
+ * LF_SANDBOX_ALLOW_ACTIONS.  e:open needs io: it fails.
+ */
+
+/** What a sandbox may do beyond reading (lf_sandbox_limits.allow). */
+enum lf_sandbox_allow {
+	LF_SANDBOX_ALLOW_DELETE = 1 << 0,  /**< remove_tree, e:delete, find's -delete */
+	LF_SANDBOX_ALLOW_LINK = 1 << 1,    /**< link */
+	LF_SANDBOX_ALLOW_ACTIONS = 1 << 2, /**< find without the safe policy */
+};
+
+/** The limits of a sandbox; zero means no limit. */
+struct lf_sandbox_limits {
+	size_t max_memory;  /**< bytes the state's allocator may hold at once */
+	uint64_t max_steps; /**< VM instructions per call (counted by ~1000) */
+	unsigned allow;     /**< LF_SANDBOX_ALLOW_* bits */
+};
+
+/** Why a call in a sandbox failed (lf_sandbox_error_kind). */
+enum lf_sandbox_error {
+	LF_SANDBOX_ERR_LUA = 1,    /**< an error raised by the code */
+	LF_SANDBOX_ERR_MEMORY = 2, /**< "memory limit exceeded" (Lua: "not enough memory") */
+	LF_SANDBOX_ERR_STEPS = 3,  /**< "instruction budget exceeded" */
+};
+
+/**
+ * A new sandboxed state with the limits @lim (NULL: none, nothing allowed).
+ * Its allocator refuses what would take it over max_memory, which Lua
+ * raises as a memory error; a count hook raises "instruction budget
+ * exceeded" once max_steps instructions ran since the last
+ * lf_sandbox_reset().  Close it with lua_close().
+ *
+ * @return the state, or NULL with errno set (ENOMEM, also when max_memory
+ *         is too small for the libraries)
+ */
+LF_PUBLIC struct lua_State *lf_sandbox_new(const struct lf_sandbox_limits *lim);
+
+/** Give the next call in @L a whole instruction budget again. */
+LF_PUBLIC void lf_sandbox_reset(struct lua_State *L);
+
+/** lf_sandbox_reset(), then lua_pcall(@L, @nargs, @nresults, @msgh). */
+LF_PUBLIC int lf_sandbox_pcall(struct lua_State *L, int nargs, int nresults, int msgh);
+
+/**
+ * Why the call whose error value is at @idx failed: LF_SANDBOX_ERR_MEMORY
+ * when it is Lua's memory error and the sandbox refused memory since the
+ * last reset, LF_SANDBOX_ERR_STEPS when the budget is used up and the value
+ * is the budget's error, LF_SANDBOX_ERR_LUA otherwise (and for a state that
+ * is not a sandbox).
+ */
+LF_PUBLIC int lf_sandbox_error_kind(struct lua_State *L, int idx);
+
+/** The message of an error kind: "memory limit exceeded"... */
+LF_PUBLIC const char *lf_sandbox_error_message(int kind);
 
 #ifdef __cplusplus
 }
