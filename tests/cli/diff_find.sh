@@ -52,14 +52,12 @@ while IFS= read -r line || [ -n "$line" ]; do
 	normalize_err "$work/f.err" "$work/l.err"
 
 	ok=yes
-	if ! sorted "$work/l.out" $nul | cmp -s - "$work/f.sorted" 2>/dev/null; then
-		sorted "$work/f.out" $nul >"$work/f.sorted"
-		sorted "$work/l.out" $nul >"$work/l.sorted"
-		if ! cmp -s "$work/l.sorted" "$work/f.sorted"; then
-			ok=no
-			printf 'FAIL (stdout): %s\n' "$line"
-			diff "$work/l.sorted" "$work/f.sorted" | head -20 | sed 's/^/    /'
-		fi
+	sorted "$work/l.out" $nul >"$work/l.sorted"
+	sorted "$work/f.out" $nul >"$work/f.sorted"
+	if ! cmp -s "$work/l.sorted" "$work/f.sorted"; then
+		ok=no
+		printf 'FAIL (stdout): %s\n' "$line"
+		diff "$work/l.sorted" "$work/f.sorted" | head -20 | sed 's/^/    /'
 	fi
 	sort "$work/l.err" >"$work/l.serr"
 	sort "$work/f.err" >"$work/f.serr"
@@ -77,7 +75,6 @@ while IFS= read -r line || [ -n "$line" ]; do
 	else
 		failures=$((failures + 1))
 	fi
-	rm -f "$work/f.sorted"
 done <"$cases"
 
 echo "$((total - failures)) passed, $failures failed"
