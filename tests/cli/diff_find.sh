@@ -20,13 +20,15 @@ trees=${2:?}
 cases=${3:?}
 nodac=${4:---dac}
 find=${5:-/usr/bin/find}
-if [ "$find" != /usr/bin/find ]; then
-	[ -x "$find" ] || { echo "skipped: no $find"; exit 77; }
-fi
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
+if [ "$find" = /usr/bin/find ]; then
+	need_gnu_find "the reference of $(basename "$cases")"
+else
+	[ -x "$find" ] || skip_tool "$find" "the reference of $(basename "$cases")"
+fi
+[ "$nodac" = --dac ] || need_nodac "--nodac, to drop root's DAC capabilities"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
+clean_on_success "$work"
 
 sorted() { # sorted FILE NUL?
 	if [ "$2" = yes ]; then
