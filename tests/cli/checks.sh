@@ -6,6 +6,8 @@
 # Each CHECK is a function below; it exits non-zero with a message on failure,
 # 77 (skipped) when a tool it needs is missing (a failure when CI is set:
 # see lib.sh).  WORKDIR is created, and removed unless the check fails.
+# check_chain walks $LUAFIND_TEST_CHAIN, a 100,000-level chain made by
+# MKCHAIN (the cli.chain_setup fixture) if set, else its own in WORKDIR.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -101,10 +103,15 @@ check_zero_stats() {
 	echo "ok: strace counted one stat per entry for -size, one per file for -type f -size"
 }
 
-# The deepest entry of a 100,000-level chain, under ulimit -n 16.
+# The deepest entry of a 100,000-level chain, under ulimit -n 16.  The
+# chain is only read: the cli.chain_setup fixture makes it once per run.
 check_chain() {
-	c=$work/chain
-	[ -d "$c" ] || "$mkchain" "$c" 100000
+	c=${LUAFIND_TEST_CHAIN:-}
+	if [ -z "$c" ]; then
+		c=$work/chain
+		"$mkchain" "$c" 100000
+	fi
+	[ -d "$c/d" ] || fail "no chain at $c"
 	out=$(ulimit -n 16 && "$luafind" "$c" -mindepth 100000)
 	want=$(printf '%s' "$c"; i=0; while [ $i -lt 1000 ]; do printf '/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d'; i=$((i + 1)); done)
 	[ "$out" = "$want" ] || fail "wrong deepest entry (${#out} bytes, expected ${#want})"
