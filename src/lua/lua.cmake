@@ -76,8 +76,10 @@ if(BUILD_TESTING)
     message(STATUS "lua5.4 not found: the lua.* tests run through the C hosts only")
   endif()
   set(_lf_tests ${PROJECT_SOURCE_DIR}/tests/lua)
+  # Each test makes its scratch directory here and removes it when it
+  # passes (T.done in tests/lua/helper.lua); a test with a skipped check
+  # (T.skip) exits 77, reported as skipped.
   set(_lf_work ${PROJECT_BINARY_DIR}/tests/lua-work)
-  file(MAKE_DIRECTORY ${_lf_work})
 
   # Stock lua5.4 loading an instrumented core.so needs the ASan runtime first.
   set(_lf_env)
@@ -127,6 +129,14 @@ if(BUILD_TESTING)
 
   add_test(NAME lua.symbols
     COMMAND sh ${_lf_tests}/symbols.sh $<TARGET_FILE:luafind_core>)
+
+  foreach(t ${LUAFIND_LUA_TESTS})
+    foreach(mode lua lua.host lua.script)
+      if(TEST ${mode}.${t})
+        set_tests_properties(${mode}.${t} PROPERTIES SKIP_RETURN_CODE 77)
+      endif()
+    endforeach()
+  endforeach()
 endif()
 
 # Embedding: install into a scratch prefix, then build hosts against it.

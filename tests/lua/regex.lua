@@ -170,3 +170,5 @@ do
 end
 
 T.ok("regex")
+
+T.done()
