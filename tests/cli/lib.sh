@@ -59,6 +59,7 @@ rm_work() {
 # skipped; keep it and say where it is if it failed.
 clean_on_success() {
 	_lf_clean_dir=$1
+	# shellcheck disable=SC2154 # _lf_rc is set inside the trap
 	trap '_lf_rc=$?; if [ $_lf_rc -eq 0 ] || [ $_lf_rc -eq 77 ]; then rm_work "$_lf_clean_dir"; else echo "failed: scratch files kept in $_lf_clean_dir" >&2; fi; exit $_lf_rc' EXIT
 }
 

@@ -40,6 +40,7 @@ fail() {
 # A failing step marks WORK for the cleanup step to keep.
 if [ "$step" != cleanup ]; then
 	mkdir -p "$work"
+	# shellcheck disable=SC2154 # _lf_rc is set inside the trap
 	trap '_lf_rc=$?; [ $_lf_rc -eq 0 ] || : >"$work/FAILED.$step"; exit $_lf_rc' EXIT
 fi
 
