@@ -3,13 +3,20 @@
 #
 #	checks.sh LUAFIND MKCHAIN WORKDIR CHECK
 #
-# Each CHECK is a function below; it exits non-zero with a message on failure.
+# Each CHECK is a function below; it exits non-zero with a message on failure,
+# 77 (skipped) when a tool it needs is missing (a failure when CI is set:
+# see lib.sh).  WORKDIR is created, and removed unless the check fails.
+# check_chain walks $LUAFIND_TEST_CHAIN, a 100,000-level chain made by
+# MKCHAIN (the cli.chain_setup fixture) if set, else its own in WORKDIR.
 set -eu
+. "$(dirname "$0")/lib.sh"
 
 luafind=${1:?usage: checks.sh LUAFIND MKCHAIN WORKDIR CHECK}
 mkchain=${2:?}
 work=${3:?}
 check=${4:?}
+mkdir -p "$work"
+clean_on_success "$work"
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -30,6 +37,7 @@ stat_calls() {
 
 # A listing of 10,000 entries costs zero stats beyond the root's one.
 check_zero_stats() {
+	need_strace "counting the stat calls"
 	t=$work/wide
 	rm -rf "$t"
 	mkdir -p "$t"
@@ -79,29 +87,31 @@ check_zero_stats() {
 		[ "$want" -eq 10001 ] || [ "$ahead" -eq 0 ] || fail "$args: stat-ahead ran for a test that skips entries"
 	done
 	echo "ok: -name/-type make no stat, -size one per entry, cheap tests first"
-	if command -v strace >/dev/null 2>&1; then
-		# The stat calls of walking 10,001 entries, minus those of walking
-		# an empty directory (the runtime's own), must be zero.
-		mkdir -p "$work/empty"
-		n=$(stat_calls "$t")
-		base=$(stat_calls "$work/empty")
-		[ "$n" -eq "$base" ] || fail "strace: $n stat calls for 10,001 entries, $base for an empty dir"
-		echo "ok: strace counted $n stat calls for 10,001 entries, as for an empty directory"
-		# -size stats every entry, in a second thread ahead of the walk:
-		# still exactly one stat per entry, whichever thread makes it.
-		n=$(stat_calls "$t" -size +0)
-		[ "$n" -eq $((base + 10000)) ] || fail "strace: -size made $n stat calls, expected $base + 10000"
-		n=$(stat_calls "$t" -type f -size +0)
-		[ "$n" -eq $((base + 9900)) ] || fail "strace: -type f -size made $n stat calls, expected $base + 9900"
-		echo "ok: strace counted one stat per entry for -size, one per file for -type f -size"
-	fi
-	rm -rf "$t"
+	# The stat calls of walking 10,001 entries, minus those of walking
+	# an empty directory (the runtime's own), must be zero.
+	mkdir -p "$work/empty"
+	n=$(stat_calls "$t")
+	base=$(stat_calls "$work/empty")
+	[ "$n" -eq "$base" ] || fail "strace: $n stat calls for 10,001 entries, $base for an empty dir"
+	echo "ok: strace counted $n stat calls for 10,001 entries, as for an empty directory"
+	# -size stats every entry, in a second thread ahead of the walk:
+	# still exactly one stat per entry, whichever thread makes it.
+	n=$(stat_calls "$t" -size +0)
+	[ "$n" -eq $((base + 10000)) ] || fail "strace: -size made $n stat calls, expected $base + 10000"
+	n=$(stat_calls "$t" -type f -size +0)
+	[ "$n" -eq $((base + 9900)) ] || fail "strace: -type f -size made $n stat calls, expected $base + 9900"
+	echo "ok: strace counted one stat per entry for -size, one per file for -type f -size"
 }
 
-# The deepest entry of a 100,000-level chain, under ulimit -n 16.
+# The deepest entry of a 100,000-level chain, under ulimit -n 16.  The
+# chain is only read: the cli.chain_setup fixture makes it once per run.
 check_chain() {
-	c=$work/chain
-	[ -d "$c" ] || "$mkchain" "$c" 100000
+	c=${LUAFIND_TEST_CHAIN:-}
+	if [ -z "$c" ]; then
+		c=$work/chain
+		"$mkchain" "$c" 100000
+	fi
+	[ -d "$c/d" ] || fail "no chain at $c"
 	out=$(ulimit -n 16 && "$luafind" "$c" -mindepth 100000)
 	want=$(printf '%s' "$c"; i=0; while [ $i -lt 1000 ]; do printf '/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d/d'; i=$((i + 1)); done)
 	[ "$out" = "$want" ] || fail "wrong deepest entry (${#out} bytes, expected ${#want})"
@@ -115,19 +125,16 @@ check_chain() {
 
 # -L on a chain deeper than PATH_MAX: GNU find gives up, luafind must not.
 check_deep_logical() {
+	need_cmd bfs "comparing the -L listing with bfs's"
 	c=$work/deepL
 	rm -rf "$c"
 	"$mkchain" "$c" 40 "$(printf '%0200d' 0 | tr 0 x)"
 	ln -s "$(basename "$c")" "$work/deepL-link"
 	n=$(cd "$work" && "$luafind" -L deepL-link | wc -l)
 	[ "$n" -eq 41 ] || fail "-L listed $n entries, expected 41"
-	if command -v bfs >/dev/null 2>&1; then
-		(cd "$work" && "$luafind" -L deepL-link | sort) >"$work/l.txt"
-		(cd "$work" && bfs -L deepL-link | sort) >"$work/b.txt"
-		cmp -s "$work/l.txt" "$work/b.txt" || fail "-L listing differs from bfs's"
-	fi
-	rm -f "$work/deepL-link"
-	rm -rf "$c"
+	(cd "$work" && "$luafind" -L deepL-link | sort) >"$work/l.txt"
+	(cd "$work" && bfs -L deepL-link | sort) >"$work/b.txt"
+	cmp -s "$work/l.txt" "$work/b.txt" || fail "-L listing differs from bfs's"
 	echo "ok: -L through a chain deeper than PATH_MAX"
 }
 
@@ -221,6 +228,7 @@ check_delete_chain() {
 
 # -lua reads lazily, and a failing -lua query stops before doing harm.
 check_lua() {
+	need_strace "counting the stat calls of -lua"
 	t=$work/lua
 	rm -rf "$t"
 	mkdir -p "$t"
@@ -236,17 +244,15 @@ check_lua() {
 	[ "$n" -eq 1 ] || fail "-lua on type/depth made $n stats, expected 1"
 	n=$("$luafind" --stats "$t" -lua 'size > 100' 2>&1 >/dev/null | counter stats)
 	[ "$n" -eq 1001 ] || fail "-lua on size made $n stats, expected 1001"
-	if command -v strace >/dev/null 2>&1; then
-		mkdir -p "$work/empty"
-		base=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$work/empty" \
-			-lua 'name:match("%.c$")' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
-		n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
-			-lua 'name:match("%.c$")' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
-		[ "$n" -eq "$base" ] || fail "strace: -lua on name made $n stat calls, $base for an empty dir"
-		n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
-			-lua 'size > 100' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
-		[ "$n" -eq $((base + 1000)) ] || fail "strace: -lua on size made $n stat calls, expected $base + 1000"
-	fi
+	mkdir -p "$work/empty"
+	base=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$work/empty" \
+		-lua 'name:match("%.c$")' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
+	n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
+		-lua 'name:match("%.c$")' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
+	[ "$n" -eq "$base" ] || fail "strace: -lua on name made $n stat calls, $base for an empty dir"
+	n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
+		-lua 'size > 100' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
+	[ "$n" -eq $((base + 1000)) ] || fail "strace: -lua on size made $n stat calls, expected $base + 1000"
 	# A syntax error is reported before the walk: nothing printed, status 1.
 	out=$("$luafind" "$t" -lua 'name ==' 2>"$work/err") && fail "a syntax error was accepted"
 	[ -z "$out" ] && grep -q -- '-lua' "$work/err" || fail "syntax error: output or message wrong"
@@ -272,15 +278,12 @@ check_lua() {
 	"$luafind" "$t" -lua-errors maybe -true 2>"$work/err" && fail "-lua-errors maybe was accepted"
 	grep -q "invalid argument \`maybe' to \`-lua-errors'" "$work/err" || fail "-lua-errors maybe: $(cat "$work/err")"
 	echo "ok: -lua is lazy, checks syntax first and never goes on after an error"
-	rm -rf "$t"
 }
 
 # On a terminal, -print shows undisplayable bytes as '?', as GNU find does.
 check_tty() {
-	if ! command -v script >/dev/null 2>&1; then
-		echo "skipped: no script(1) to make a terminal"
-		return
-	fi
+	need_cmd script "a terminal (script(1), in bsdutils)"
+	need_gnu_find "what GNU find shows on a terminal"
 	d=$work/tty
 	rm -rf "$d"
 	mkdir -p "$d"
@@ -300,7 +303,7 @@ check_tty() {
 # -files0-from with the list on stdin, which diff_find.sh cannot give: the
 # same output, messages and exit status as GNU find.
 check_files0_stdin() {
-	[ -x /usr/bin/find ] || { echo "skip: no GNU find"; return 0; }
+	need_gnu_find "the reference"
 	LC_ALL=C
 	export LC_ALL
 	cd "$work"
@@ -346,8 +349,10 @@ check_debug_opts() {
 # -perm with symbolic modes whose clauses name no who letter: the umask
 # leaves out its bits, as POSIX says (Austin Group bug 1392) and bfs 4 does,
 # unlike GNU find 4.9.  Explicit expectations, then bfs 4.1 or later ($BFS4)
-# if there is one, on stdout and exit status.
+# on stdout and exit status.
 check_perm_posix() {
+	bfs4=${BFS4:-/tmp/bfs-4.1.4/bin/bfs}
+	[ -x "$bfs4" ] || skip_tool "bfs 4 ($bfs4, built by tools/setup.sh)" "the reference for symbolic -perm"
 	t=$work/perm
 	chmod -R u+rwx "$t" 2>/dev/null || true
 	rm -rf "$t"
@@ -377,11 +382,6 @@ check_perm_posix() {
 	expect 022 +u=rw ./m644 # chmod's 644; bfs 4.1.4 says 666
 	expect 022 -+t,+x ./m1777
 	echo "ok: -perm symbolic modes without who leave out the umask"
-	bfs4=${BFS4:-/tmp/bfs-4.1.4/bin/bfs}
-	if ! [ -x "$bfs4" ]; then
-		echo "skipped: no bfs 4 at $bfs4"
-		return
-	fi
 	n=0
 	for um in 022 027 077 000 777; do
 		for mode in +w -+w /+w =w -=w a+w +s -+t +X -+x /+x =rx,+w -g+w,+w =X,+t \

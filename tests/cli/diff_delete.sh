@@ -18,14 +18,16 @@ cases=${3:?}
 nodac=${4:---dac}
 ref=${5:-/usr/bin/find}
 parts="out err rc left"
-if [ "$ref" != /usr/bin/find ]; then
-	command -v "$ref" >/dev/null 2>&1 || { echo "skipped: no $ref"; exit 77; }
+case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
+if [ "$ref" = /usr/bin/find ]; then
+	need_gnu_find "the reference of $(basename "$cases")"
+else
+	need_cmd "$ref" "the reference of $(basename "$cases")"
 	parts="rc left"
 fi
-case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
+[ "$nodac" = --dac ] || need_nodac "--nodac, to drop root's DAC capabilities"
 work=$(mktemp -d)
-trap 'chmod -R u+rwx "$work"; rm -rf "$work"' EXIT
-
+clean_on_success "$work"
 
 one() { # one NAME PROGRAM TREE ARGS...
 	name=$1 prog=$2 tree=$3

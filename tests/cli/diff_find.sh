@@ -20,13 +20,15 @@ trees=${2:?}
 cases=${3:?}
 nodac=${4:---dac}
 find=${5:-/usr/bin/find}
-if [ "$find" != /usr/bin/find ]; then
-	[ -x "$find" ] || { echo "skipped: no $find"; exit 77; }
-fi
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
+if [ "$find" = /usr/bin/find ]; then
+	need_gnu_find "the reference of $(basename "$cases")"
+else
+	[ -x "$find" ] || skip_tool "$find" "the reference of $(basename "$cases")"
+fi
+[ "$nodac" = --dac ] || need_nodac "--nodac, to drop root's DAC capabilities"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
+clean_on_success "$work"
 
 sorted() { # sorted FILE NUL?
 	if [ "$2" = yes ]; then
@@ -52,14 +54,12 @@ while IFS= read -r line || [ -n "$line" ]; do
 	normalize_err "$work/f.err" "$work/l.err"
 
 	ok=yes
-	if ! sorted "$work/l.out" $nul | cmp -s - "$work/f.sorted" 2>/dev/null; then
-		sorted "$work/f.out" $nul >"$work/f.sorted"
-		sorted "$work/l.out" $nul >"$work/l.sorted"
-		if ! cmp -s "$work/l.sorted" "$work/f.sorted"; then
-			ok=no
-			printf 'FAIL (stdout): %s\n' "$line"
-			diff "$work/l.sorted" "$work/f.sorted" | head -20 | sed 's/^/    /'
-		fi
+	sorted "$work/l.out" $nul >"$work/l.sorted"
+	sorted "$work/f.out" $nul >"$work/f.sorted"
+	if ! cmp -s "$work/l.sorted" "$work/f.sorted"; then
+		ok=no
+		printf 'FAIL (stdout): %s\n' "$line"
+		diff "$work/l.sorted" "$work/f.sorted" | head -20 | sed 's/^/    /'
 	fi
 	sort "$work/l.err" >"$work/l.serr"
 	sort "$work/f.err" >"$work/f.serr"
@@ -77,7 +77,6 @@ while IFS= read -r line || [ -n "$line" ]; do
 	else
 		failures=$((failures + 1))
 	fi
-	rm -f "$work/f.sorted"
 done <"$cases"
 
 echo "$((total - failures)) passed, $failures failed"

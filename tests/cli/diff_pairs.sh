@@ -14,8 +14,9 @@ luafind=${1:?usage: diff_pairs.sh LUAFIND TREES CASES}
 trees=${2:?}
 cases=${3:?}
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
+need_gnu_find "the find queries the -lua ones mean"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+clean_on_success "$work"
 
 failures=0
 total=0

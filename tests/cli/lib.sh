@@ -1,9 +1,73 @@
-# lib.sh: helpers shared by the differential test scripts (sourced).
+# shellcheck shell=sh
+# lib.sh: helpers shared by the CLI test scripts and the cleanup scripts'
+# tests (sourced).
 
-# run [--nodac] CMD...: run CMD, with the DAC capabilities dropped if asked,
-# so that mode-000 directories stop even root.
+# in_ci: whether this is a CI run (CI set, as CI services set it, to
+# anything but "", "false" or "0").  There tools/setup.sh has installed
+# every tool a test needs, so a missing one is an error, not a skip.
+in_ci() {
+	case ${CI:-} in '' | false | 0) return 1 ;; esac
+	return 0
+}
+
+# skip_tool TOOL WHY: the test cannot run without TOOL, which tools/setup.sh
+# installs (or Debian always has): skipped (exit 77, CTest's SKIP_RETURN_CODE
+# here), but a failure (exit 1) in CI.  Exits the script: call it from the
+# script's own shell, not from a $(...) or a pipeline.
+skip_tool() {
+	if in_ci; then
+		echo "FAIL: $1 is missing or unusable, and CI=$CI: tools/setup.sh provides it, so nothing may be skipped (needed for: $2)" >&2
+		exit 1
+	fi
+	echo "skipped: $1 is missing or unusable (needed for: $2)"
+	exit 77
+}
+
+# need_cmd COMMAND WHY: skip_tool unless COMMAND is on the PATH.
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 || skip_tool "$1" "$2"
+}
+
+# need_gnu_find WHY: /usr/bin/find must be GNU find (findutils).
+need_gnu_find() {
+	[ -x /usr/bin/find ] && /usr/bin/find . -maxdepth 0 --version 2>/dev/null | grep -q 'GNU findutils' ||
+		skip_tool "GNU find (/usr/bin/find)" "$1"
+}
+
+# need_strace WHY: strace on the PATH, and allowed to trace.
+need_strace() {
+	need_cmd strace "$1"
+	strace -f -o /dev/null true 2>/dev/null || skip_tool "strace (it cannot trace here)" "$1"
+}
+
+# need_nodac WHY: as root, capsh must be able to drop the DAC capabilities
+# (run_as --nodac); other users have none to drop.
+need_nodac() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	need_cmd capsh "$1"
+	capsh --drop=cap_dac_override,cap_dac_read_search -- -c true 2>/dev/null ||
+		skip_tool "capsh (it cannot drop capabilities here)" "$1"
+}
+
+# rm_work DIR: remove a scratch directory, mode-000 subdirectories included.
+rm_work() {
+	chmod -R u+rwx "$1" 2>/dev/null || true
+	rm -rf "$1"
+}
+
+# clean_on_success DIR: at exit, remove DIR if the script succeeded or was
+# skipped; keep it and say where it is if it failed.
+clean_on_success() {
+	_lf_clean_dir=$1
+	# shellcheck disable=SC2154 # _lf_rc is set inside the trap
+	trap '_lf_rc=$?; if [ $_lf_rc -eq 0 ] || [ $_lf_rc -eq 77 ]; then rm_work "$_lf_clean_dir"; else echo "failed: scratch files kept in $_lf_clean_dir" >&2; fi; exit $_lf_rc' EXIT
+}
+
+# run_as [--nodac|--dac] CMD...: run CMD, with the DAC capabilities dropped
+# if asked, so that mode-000 directories stop even root (others have no DAC
+# capabilities: CMD runs as it is).
 run_as() {
-	if [ "$1" = --nodac ]; then
+	if [ "$1" = --nodac ] && [ "$(id -u)" -eq 0 ]; then
 		shift
 		capsh --drop=cap_dac_override,cap_dac_read_search -- -c 'exec "$0" "$@"' "$@"
 	else

@@ -20,6 +20,8 @@
 #   threads  two Lua states in two threads running luafind.find -printf
 #            '%u %g %F %p' print what one thread prints (run it in a
 #            -fsanitize=thread build to have ThreadSanitizer check it too)
+#   cleanup  remove WORK, unless a step failed (each failing step leaves
+#            WORK/FAILED.STEP): then WORK is kept and named
 #
 # LIBDIR, CMODDIR and LMODDIR are relative to the prefix.  CFLAGS are added
 # to every host build (the sanitizer flags in an instrumented build, whose
@@ -38,6 +40,13 @@ fail() {
 	exit 1
 }
 
+# A failing step marks WORK for the cleanup step to keep.
+if [ "$step" != cleanup ]; then
+	mkdir -p "$work"
+	# shellcheck disable=SC2154 # _lf_rc is set inside the trap
+	trap '_lf_rc=$?; [ $_lf_rc -eq 0 ] || : >"$work/FAILED.$step"; exit $_lf_rc' EXIT
+fi
+
 # A fresh tree DIR/a/x.c DIR/a/y.c DIR/b/z.txt.
 tree() {
 	rm -rf "$1"
@@ -49,7 +58,7 @@ tree() {
 
 case $step in
 install)
-	rm -rf "$prefix"
+	rm -rf "$prefix" "$work"/FAILED.*
 	cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 	for f in "$libdir/libluafind.a" "$libdir/libluafind.so" "$libdir/pkgconfig/luafind.pc" \
 		 include/luafind/luafind.h include/luafind/walk.h include/luafind/stat.h \
@@ -264,6 +273,13 @@ threads)
 	[ "$(wc -l <"$work/one")" -ge 240 ] || fail "one thread printed too little: $(wc -l <"$work/one")"
 	cmp -s "$work/one2" "$work/two2" || { diff "$work/one2" "$work/two2" | head; fail "two threads differ from one"; }
 	echo "ok: two Lua states in two threads print what one prints ($(wc -l <"$work/two") lines)"
+	;;
+cleanup)
+	if ls "$work"/FAILED.* >/dev/null 2>&1; then
+		echo "kept for the failed step(s) $(cd "$work" && echo FAILED.* | sed 's/FAILED\.//g'): $work"
+	else
+		rm -rf "$work"
+	fi
 	;;
 *)
 	fail "unknown step $step"

@@ -7,7 +7,8 @@
 set -u
 find_lib=${1:?usage: globals.sh LIBLF_FIND LIBLF_CORE}
 core_lib=${2:?}
-command -v nm >/dev/null 2>&1 || { echo "skipped: no nm"; exit 77; }
+. "$(dirname "$0")/../cli/lib.sh"
+need_cmd nm "listing the libraries' symbols (binutils)"
 failed=0
 bad=$(nm -A "$find_lib" | grep ' [bBdD] ')
 if [ -n "$bad" ]; then

@@ -144,3 +144,5 @@ do
 end
 
 T.ok("counters")
+
+T.done()

@@ -318,3 +318,5 @@ do
 end
 
 T.ok("entry")
+
+T.done()

@@ -513,7 +513,7 @@ do
 
   local nodac = T.nodac()
   if not nodac then
-    T.skip("find: stat failures inside tests", "running as root without capsh to drop DAC")
+    T.skip("find: stat failures inside tests", "running as root without capsh to drop DAC", "capsh")
   else
     -- A directory that can be read but not searched: its names are listed,
     -- but stat of each fails inside -size.
@@ -577,3 +577,5 @@ do
   assert(l[3] == "warned\t4", out)
   T.ok("find: warnings")
 end
+
+T.done()

@@ -6,6 +6,9 @@
 -- host using lfcli.h) and as `luafind --script TEST.lua WORKDIR`, and loads
 -- this file with
 --   local T = dofile(arg[0]:match("^(.*)/") .. "/helper.lua")
+-- and ends with T.done(): the scratch directory is removed (it is kept, and
+-- named, when the test fails before), and if a check was skipped (T.skip)
+-- the test exits 77, which CTest reports as skipped (SKIP_RETURN_CODE).
 
 local T = {}
 
@@ -42,9 +45,21 @@ function T.chunkname(path)
   return "..." .. path:sub(-56)
 end
 
+-- The skipped checks, the scratch directory, and whether T.done ran.
+local skipped, scratch, done = {}, nil, false
+
+-- At the end of the run (lua_close), a test that never reached T.done
+-- failed: say where its scratch files are.
+T._sentinel = setmetatable({}, {__gc = function()
+  if not done and scratch then
+    io.stderr:write("failed: scratch files kept in ", scratch, "\n")
+  end
+end})
+
 function T.workdir()
   local dir = assert(arg[1], "usage: TEST.lua WORKDIR")
   T.sh("chmod -R u+rwx " .. T.q(dir) .. " 2>/dev/null; rm -rf " .. T.q(dir) .. " && mkdir -p " .. T.q(dir))
+  scratch = dir
   return dir
 end
 
@@ -156,8 +171,37 @@ function T.ok(name)
   print(("ok %s (%s)"):format(name, T.mode))
 end
 
-function T.skip(name, why)
+-- Whether this is a CI run (CI set to anything but "", "false" or "0"):
+-- there every tool tools/setup.sh installs is present.
+function T.ci()
+  local ci = os.getenv("CI")
+  return ci ~= nil and ci ~= "" and ci ~= "false" and ci ~= "0"
+end
+
+-- A check that cannot run here.  With `tool` (a program tools/setup.sh
+-- installs), a CI run fails instead; without, the reason is the machine's
+-- (no block device, not root) and it is a skip everywhere.  T.done then
+-- exits 77: the test is reported as skipped, not passed.
+function T.skip(name, why, tool)
+  if tool and T.ci() then
+    error(("%s: %s (%s is missing, and CI is set: tools/setup.sh installs it)"):format(name, why, tool), 2)
+  end
   print(("skip %s (%s): %s"):format(name, T.mode, why))
+  skipped[#skipped + 1] = name
+end
+
+-- The end of a test: every check passed or was skipped.  Removes the
+-- scratch directory; exits 77 if something was skipped.
+function T.done()
+  done = true
+  if scratch then
+    T.sh("chmod -R u+rwx " .. T.q(scratch) .. " 2>/dev/null; rm -rf " .. T.q(scratch))
+  end
+  if #skipped > 0 then
+    print(("skipped (%s): %d check(s) could not run: %s"):format(T.mode, #skipped, table.concat(skipped, "; ")))
+    io.stdout:flush()
+    os.exit(77)
+  end
 end
 
 return T

@@ -70,3 +70,5 @@ do
 end
 
 T.ok("module")
+
+T.done()

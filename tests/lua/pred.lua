@@ -180,3 +180,5 @@ do
 end
 
 T.ok("pred")
+
+T.done()

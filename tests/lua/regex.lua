@@ -194,3 +194,5 @@ do
 end
 
 T.ok("regex")
+
+T.done()

@@ -186,7 +186,7 @@ end
 do
   local nodac = T.nodac()
   if not nodac then
-    T.skip("walk: unreadable directory", "running as root without capsh to drop DAC")
+    T.skip("walk: unreadable directory", "running as root without capsh to drop DAC", "capsh")
   else
     local locked = work .. "/locked"
     T.sh("mkdir -p " .. T.q(locked .. "/inside") .. " " .. T.q(work .. "/open/x") ..
@@ -354,3 +354,5 @@ do
 end
 
 T.ok("walk")
+
+T.done()

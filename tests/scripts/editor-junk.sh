@@ -3,6 +3,7 @@
 # --older-than; and laziness: no stat for a name that does not match
 # (strace -f -c, against an empty tree; and the --stats counters).
 . "$(dirname "$0")/lib.sh"
+need_strace "counting the stat calls"
 
 T=$work/t
 mkdir -p "$T/sub/deep/more" "$T/dir~" "$T/bulk"
@@ -45,24 +46,20 @@ stats() {
 	grep -E '^[0-9]+ +(newfstatat|fstatat64|statx|stat|lstat|stat64|lstat64)\(' strace.out |
 		grep -c -v AT_EMPTY_PATH
 }
-if command -v strace >/dev/null 2>&1 && strace -f -o /dev/null true 2>/dev/null; then
-	for mode in "" --apply; do
-		tree=$T
-		if [ -n "$mode" ]; then
-			tree=$work/copy
-			cp -a "$T" "$tree"
-		fi
-		base=$(stats empty $mode)
-		tree=$(stats "$tree" $mode)
-		[ $((tree - base)) -eq "$selected" ] ||
-			fail "laziness ${mode:-dry run}: $tree stat calls on the tree, $base on an empty one: $((tree - base)) for $selected matches"
-		echo "strace ${mode:-dry run}: $base stat calls for an empty tree, $tree for $(find "$T" | wc -l) entries with $selected matches"
-	done
-	strace -f -c -o strace.out "$luafind" --run editor-junk "$T" >/dev/null 2>&1
-	echo "strace -f -c, dry run: $(awk '$NF ~ /stat/ { printf "%s %s, ", $NF, $4 }' strace.out)"
-else
-	fail "strace cannot run here: the laziness check needs it"
-fi
+for mode in "" --apply; do
+	tree=$T
+	if [ -n "$mode" ]; then
+		tree=$work/copy
+		cp -a "$T" "$tree"
+	fi
+	base=$(stats empty $mode)
+	tree=$(stats "$tree" $mode)
+	[ $((tree - base)) -eq "$selected" ] ||
+		fail "laziness ${mode:-dry run}: $tree stat calls on the tree, $base on an empty one: $((tree - base)) for $selected matches"
+	echo "strace ${mode:-dry run}: $base stat calls for an empty tree, $tree for $(find "$T" | wc -l) entries with $selected matches"
+done
+strace -f -c -o strace.out "$luafind" --run editor-junk "$T" >/dev/null 2>&1
+echo "strace -f -c, dry run: $(awk '$NF ~ /stat/ { printf "%s %s, ", $NF, $4 }' strace.out)"
 counter() { # counter TREE: the stats= counter of --stats
 	run editor-junk --stats "$1" 2>&1 >/dev/null | sed -n 's/.* stats=\([0-9]*\) .*/\1/p'
 }

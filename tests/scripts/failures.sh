@@ -12,10 +12,7 @@ nodac() {
 		"$@"
 	fi
 }
-if [ "$(id -u)" -eq 0 ] && ! capsh --drop=cap_dac_override -- -c true 2>/dev/null; then
-	echo "capsh cannot drop capabilities here: skipped"
-	exit 77
-fi
+need_nodac "dropping root's DAC capabilities"
 
 T=$work/t
 mkdir -p "$T/ro/sub" "$T/ok" "$T/proj/ro/__pycache__" "$T/u/inner" "$T/ro/e"

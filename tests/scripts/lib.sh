@@ -4,18 +4,21 @@
 #
 # Each test builds its trees under WORKDIR (emptied first) and runs there,
 # with XDG_DATA_HOME pointing into it (no user script can interfere), the C
-# locale, and no progress line.
+# locale, and no progress line.  WORKDIR is removed when the test passes or
+# is skipped (exit 77: a tool is missing; a failure when CI is set, see
+# tests/cli/lib.sh), kept when it fails.
 
 set -u
 luafind=${1:?usage: sh NAME.sh LUAFIND WORKDIR}
 work=${2:?usage: sh NAME.sh LUAFIND WORKDIR}
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
-chmod -R u+rwx "$work" 2>/dev/null
-rm -rf "$work"
-mkdir -p "$work" && cd "$work" || exit 1
-export XDG_DATA_HOME="$work/xdg" LC_ALL=C LUAFIND_PROGRESS=never
 here=$(dirname "$0")
-case $here in /*) ;; *) here=$OLDPWD/$here ;; esac
+case $here in /*) ;; *) here=$PWD/$here ;; esac
+. "$here/../cli/lib.sh"
+rm_work "$work"
+mkdir -p "$work" && cd "$work" || exit 1
+clean_on_success "$work"
+export XDG_DATA_HOME="$work/xdg" LC_ALL=C LUAFIND_PROGRESS=never
 fails=0
 
 fail() {

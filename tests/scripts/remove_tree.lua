@@ -3,6 +3,8 @@
 --   luafind --script remove_tree.lua WORKDIR          the main cases
 --   luafind --script remove_tree.lua WORKDIR nodac    failures (run without
 --                                                     CAP_DAC_OVERRIDE)
+--
+-- WORKDIR is removed at the end when every assert held, kept otherwise.
 
 local lf = require "luafind"
 local work, mode = arg[1], arg[2]
@@ -35,6 +37,7 @@ if mode == "nodac" then
   assert(counts.files == 1 and counts.dirs == 2, counts.files .. " " .. counts.dirs)
   assert(exists(t .. "/ro/1") and exists(t .. "/ro/2") and not exists(t .. "/ok"))
   sh("chmod 755 " .. q(t .. "/ro"))
+  sh("rm -rf " .. q(work))
   print("ok")
   return
 end
@@ -94,4 +97,5 @@ assert(c.files == 1 and c.dirs == 0 and not exists(work .. "/slash"))
 local n, msg, errno, counts = lf.remove_tree(work .. "/missing")
 assert(n == nil and errno == 2 and msg:find("No such file", 1, true) and counts.files == 0)
 
+sh("rm -rf " .. q(work))
 print("ok")
