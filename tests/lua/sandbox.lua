@@ -254,3 +254,5 @@ do
     T.ok("cli")
   end
 end
+
+T.done()
