@@ -49,7 +49,7 @@ struct lf_parser {
 };
 
 /* What the safe policy refuses: everything that acts beyond standard output. */
-static const char *const unsafe_primaries[] = {
+static const char unsafe_primaries[][10] = {
 	"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls",
 };
 

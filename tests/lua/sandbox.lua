@@ -125,7 +125,11 @@ do
   local lines = T.lines(out)
   assert(lines[1] == "false\tmemory limit exceeded\tmemory", out)
   local hwm = tonumber(lines[2]) * 1024
-  assert(hwm < cap + 32 * MiB, ("peak RSS %d MiB over the cap + 32 MiB"):format(hwm // MiB))
+  -- Under AddressSanitizer (its runtime preloaded), freed blocks wait in a
+  -- quarantine and shadow memory doubles the rest: the RSS bound is the
+  -- release build's; the cap itself is checked above in every build.
+  local sanitized = (os.getenv("LUAFIND_TEST_PRELOAD") or "") ~= ""
+  assert(sanitized or hwm < cap + 32 * MiB, ("peak RSS %d MiB over the cap + 32 MiB"):format(hwm // MiB))
   print(("peak RSS with a 64 MiB cap: %d MiB"):format(hwm // MiB))
 end
 T.ok("memory")
