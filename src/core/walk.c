@@ -93,12 +93,8 @@ int lf_walk_next(struct lf_walk *w, struct lf_entry **ent)
 		errno = w->fatal;
 		return -1;
 	}
-	/* The engine sets *ent. */
-	int r = w->opts.order == LF_ORDER_BREADTH ? lf_bfs_next(w, ent) : lf_dfs_next(w, ent);
-	if (r > 0) {
-		w->counters.entries++;
-	}
-	return r;
+	/* A tail call: the engine sets *ent and counts it. */
+	return w->opts.order == LF_ORDER_BREADTH ? lf_bfs_next(w, ent) : lf_dfs_next(w, ent);
 }
 
 void lf_walk_prune(struct lf_walk *w)

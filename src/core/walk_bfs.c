@@ -454,6 +454,7 @@ int lf_bfs_next(struct lf_walk *w, struct lf_entry **ent)
 	int r = bfs_next(w);
 	if (r > 0) {
 		*ent = &w->ent.pub;
+		w->counters.entries++;
 	}
 	return r;
 }

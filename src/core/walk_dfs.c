@@ -637,6 +637,7 @@ int lf_dfs_next(struct lf_walk *w, struct lf_entry **ent)
 	int r = dfs_next(w);
 	if (r > 0) {
 		*ent = &w->ent.pub;
+		w->counters.entries++;
 	}
 	return r;
 }

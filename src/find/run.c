@@ -48,7 +48,8 @@ void lf_run_report_entry(struct lf_ctx *ctx, const struct lf_entry *e)
 	}
 }
 
-enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
+/* The entry step, inline in the walks below (once per entry: it counts). */
+static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
 {
 	struct lf_eval *ev = &r->ev;
 	r->entries++;
@@ -76,6 +77,11 @@ enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_e
 	/* After an error ("! -regex" failing), true is no match: the caller
 	 * (luafind.find's loop) must not act on the entry either. */
 	return match && !ev->stop && !ev->entry_failed ? LF_RUN_TRUE : LF_RUN_FALSE;
+}
+
+enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
+{
+	return run_entry(r, w, e);
 }
 
 bool lf_run_must_stop(const struct lf_run *r)
@@ -133,7 +139,7 @@ static int walk_roots(struct lf_run *r, const char *const *roots, size_t nroots)
 	struct lf_entry *e;
 	int n;
 	while ((n = lf_walk_next(w, &e)) > 0) {
-		lf_run_entry(r, w, e);
+		run_entry(r, w, e);
 		if (lf_run_must_stop(r)) {
 			break;
 		}
