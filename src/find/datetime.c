@@ -499,23 +499,24 @@ static bool unit_times(const struct tok *u, intmax_t n, struct rel *r)
 static bool apply_rel(struct dt *d, const struct rel *r, int factor)
 {
 	struct rel *a = &d->rel;
-	bool o;
+	/* "|", not "||": every field is updated, whichever overflows. */
+	int o;
 	if (factor < 0) {
-		o = __builtin_sub_overflow(a->ns, r->ns, &a->ns) |
-		    __builtin_sub_overflow(a->seconds, r->seconds, &a->seconds) |
-		    __builtin_sub_overflow(a->minutes, r->minutes, &a->minutes) |
-		    __builtin_sub_overflow(a->hour, r->hour, &a->hour) |
-		    __builtin_sub_overflow(a->day, r->day, &a->day) |
-		    __builtin_sub_overflow(a->month, r->month, &a->month) |
-		    __builtin_sub_overflow(a->year, r->year, &a->year);
+		o = (int)__builtin_sub_overflow(a->ns, r->ns, &a->ns) |
+		    (int)__builtin_sub_overflow(a->seconds, r->seconds, &a->seconds) |
+		    (int)__builtin_sub_overflow(a->minutes, r->minutes, &a->minutes) |
+		    (int)__builtin_sub_overflow(a->hour, r->hour, &a->hour) |
+		    (int)__builtin_sub_overflow(a->day, r->day, &a->day) |
+		    (int)__builtin_sub_overflow(a->month, r->month, &a->month) |
+		    (int)__builtin_sub_overflow(a->year, r->year, &a->year);
 	} else {
-		o = __builtin_add_overflow(a->ns, r->ns, &a->ns) |
-		    __builtin_add_overflow(a->seconds, r->seconds, &a->seconds) |
-		    __builtin_add_overflow(a->minutes, r->minutes, &a->minutes) |
-		    __builtin_add_overflow(a->hour, r->hour, &a->hour) |
-		    __builtin_add_overflow(a->day, r->day, &a->day) |
-		    __builtin_add_overflow(a->month, r->month, &a->month) |
-		    __builtin_add_overflow(a->year, r->year, &a->year);
+		o = (int)__builtin_add_overflow(a->ns, r->ns, &a->ns) |
+		    (int)__builtin_add_overflow(a->seconds, r->seconds, &a->seconds) |
+		    (int)__builtin_add_overflow(a->minutes, r->minutes, &a->minutes) |
+		    (int)__builtin_add_overflow(a->hour, r->hour, &a->hour) |
+		    (int)__builtin_add_overflow(a->day, r->day, &a->day) |
+		    (int)__builtin_add_overflow(a->month, r->month, &a->month) |
+		    (int)__builtin_add_overflow(a->year, r->year, &a->year);
 	}
 	d->rels_seen = true;
 	return !o;

@@ -1,0 +1,24 @@
+# fuzz.cmake: libFuzzer targets (clang), built with -DLUAFIND_FUZZ=ON and
+# -DCMAKE_C_COMPILER=clang; not part of ctest.  Each target has a seed
+# corpus in tests/fuzz/corpus/NAME and shares tests/fuzz/dict.txt:
+#
+#   build/fuzz/fuzz_expr -dict=tests/fuzz/dict.txt -max_total_time=60 \
+#       tests/fuzz/corpus/expr
+#
+#   fuzz_expr      find's language: parse and evaluate (safe policy), -printf
+#   fuzz_datetime  -newermt's date parser
+#   fuzz_regex     the PCRE2 facade
+#   fuzz_lua       Lua snippets in a sandbox against luafind.core
+set(_lf_fuzz_flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+foreach(t expr datetime regex lua)
+  add_executable(fuzz_${t} ${CMAKE_CURRENT_LIST_DIR}/fuzz_${t}.c)
+  target_compile_options(fuzz_${t} PRIVATE ${_lf_fuzz_flags})
+  target_link_options(fuzz_${t} PRIVATE ${_lf_fuzz_flags})
+  set_target_properties(fuzz_${t} PROPERTIES C_EXTENSIONS ON)
+endforeach()
+target_link_libraries(fuzz_datetime PRIVATE lf_find)
+target_link_libraries(fuzz_regex PRIVATE lf_core)
+foreach(t expr lua)
+  target_include_directories(fuzz_${t} PRIVATE ${PROJECT_BINARY_DIR}/include ${LUA_INCLUDE_DIRS})
+  target_link_libraries(fuzz_${t} PRIVATE luafind_static PkgConfig::PCRE2 PkgConfig::LUA Threads::Threads)
+endforeach()
