@@ -96,13 +96,16 @@ FILE *lf_diag_begin(struct lf_ctx *ctx)
 	ctx->msgbuf = NULL;
 	ctx->msglen = 0;
 	ctx->msg = open_memstream(&ctx->msgbuf, &ctx->msglen);
-	/* Out of memory: the text goes nowhere, lf_diag_end says ENOMEM. */
-	return ctx->msg ? ctx->msg : fopen("/dev/null", "we");
+	if (!ctx->msg) {
+		/* Out of memory: the text goes nowhere, lf_diag_end says ENOMEM. */
+		ctx->msg = fopen("/dev/null", "we");
+	}
+	return ctx->msg ? ctx->msg : stderr;
 }
 
 void lf_diag_end(struct lf_ctx *ctx, enum lf_error_kind kind, const char *path, size_t pathlen, int errnum)
 {
-	bool ok = ctx->msg && fclose(ctx->msg) == 0;
+	bool ok = ctx->msg && fclose(ctx->msg) == 0 && ctx->msgbuf;
 	ctx->msg = NULL;
 	report_text(ctx, kind, ok ? ctx->msgbuf : NULL, ctx->msglen, path, pathlen, errnum);
 	free(ctx->msgbuf);

@@ -26,7 +26,7 @@
 #include <lualib.h>
 
 /* Registry keys (their addresses are unique). */
-static char field_ids_key;
+static const char field_ids_key = 0; /* its address is a registry key */
 
 static const char *const field_names[LFB_F_COUNT] = {
 	[LFB_F_ENTRY] = "e",
