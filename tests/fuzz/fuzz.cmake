@@ -1,15 +1,18 @@
-# fuzz.cmake: libFuzzer targets (clang), built with -DLUAFIND_FUZZ=ON and
-# -DCMAKE_C_COMPILER=clang; not part of ctest.  Each target has a seed
+# fuzz.cmake: libFuzzer targets (clang), built by the fuzz preset (-DLUAFIND_FUZZ=ON
+# with clang; CMakeLists.txt instruments every object); not part of ctest,
+# run by tools/ci-checks.sh fuzz.  Each target has a seed
 # corpus in tests/fuzz/corpus/NAME and shares tests/fuzz/dict.txt:
 #
-#   build/fuzz/fuzz_expr -dict=tests/fuzz/dict.txt -max_total_time=60 \
-#       tests/fuzz/corpus/expr
+#   mkdir -p /tmp/fz && build/fuzz/fuzz_expr -dict=tests/fuzz/dict.txt \
+#       -max_total_time=60 /tmp/fz tests/fuzz/corpus/expr
+#
+# (libFuzzer writes new inputs into its first directory: never the seeds')
 #
 #   fuzz_expr      find's language: parse and evaluate (safe policy), -printf
 #   fuzz_datetime  -newermt's date parser
 #   fuzz_regex     the PCRE2 facade
 #   fuzz_lua       Lua snippets in a sandbox against luafind.core
-set(_lf_fuzz_flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+set(_lf_fuzz_flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all)
 foreach(t expr datetime regex lua)
   add_executable(fuzz_${t} ${CMAKE_CURRENT_LIST_DIR}/fuzz_${t}.c)
   target_compile_options(fuzz_${t} PRIVATE ${_lf_fuzz_flags})
