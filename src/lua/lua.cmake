@@ -56,6 +56,7 @@ add_library(lf_lua OBJECT
   src/lua/entry.c
   src/lua/find.c
   src/lua/regex.c
+  src/lua/json.c
   src/lua/sandbox.c
   ${PROJECT_BINARY_DIR}/generated/lf_init_lua.c)
 target_include_directories(lf_lua PRIVATE ${LUA_INCLUDE_DIRS})   # headers only
