@@ -175,6 +175,25 @@ static size_t utf8_seq(const unsigned char *s, size_t len, unsigned *cp)
 	return n;
 }
 
+/* Whether byte @c is written as it is: printable ASCII but '"' and '\\'. */
+static inline bool byte_plain(unsigned c)
+{
+	return c - 0x20 < 0x5f && c != '"' && c != '\\';
+}
+
+/*
+ * The same for the eight bytes of @x at once (the "has a zero byte" and
+ * "has a byte less than n" tests of Bit Twiddling Hacks, exact as a
+ * whole).
+ */
+static inline bool word_plain(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101u, high = 0x8080808080808080u;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\'), del = x ^ (ones * 0x7f);
+	uint64_t bad = ((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b) | ((del - ones) & ~del) | x;
+	return !(bad & high);
+}
+
 size_t lf_json_escape(char *dst, size_t cap, const char *src, size_t len, size_t *used)
 {
 	const unsigned char *s = (const unsigned char *)src;
@@ -182,6 +201,20 @@ size_t lf_json_escape(char *dst, size_t cap, const char *src, size_t len, size_t
 	char *end = dst + cap;
 	size_t i = 0;
 	while (i < len && end - d >= 6) {
+		/* A run of bytes written as they are, the common case. */
+		size_t run = len - i < (size_t)(end - d) ? len - i : (size_t)(end - d);
+		size_t j = 0;
+		for (uint64_t x; j + 8 <= run && (memcpy(&x, s + i + j, 8), word_plain(x)); j += 8) {
+			memcpy(d + j, &x, 8);
+		}
+		for (; j < run && byte_plain(s[i + j]); j++) {
+			d[j] = (char)s[i + j];
+		}
+		d += j;
+		i += j;
+		if (i == len || end - d < 6) {
+			break;
+		}
 		unsigned c = s[i];
 		if (c < 0x80) {
 			char esc = ascii_escape[c];
@@ -295,15 +328,24 @@ static void put_time(struct lf_out *o, const struct timespec *ts)
 /* enum lf_type -> find's -type letters. */
 static const char type_letters[] = "?fdlpscb";
 
+/* ,"key": for each field, written without the comma for the first. */
+#define KEY(k) {",\"" k "\":", sizeof(k) + 3}
+static const struct {
+	char s[12];
+	unsigned char len;
+} keys[LF_JSON_NFIELDS] = {
+	[LF_JSON_PATH] = KEY("path"),   [LF_JSON_NAME] = KEY("name"),   [LF_JSON_DEPTH] = KEY("depth"),
+	[LF_JSON_TYPE] = KEY("type"),   [LF_JSON_SIZE] = KEY("size"),   [LF_JSON_MODE] = KEY("mode"),
+	[LF_JSON_UID] = KEY("uid"),     [LF_JSON_GID] = KEY("gid"),     [LF_JSON_NLINK] = KEY("nlink"),
+	[LF_JSON_INO] = KEY("ino"),     [LF_JSON_DEV] = KEY("dev"),     [LF_JSON_ATIME] = KEY("atime"),
+	[LF_JSON_MTIME] = KEY("mtime"), [LF_JSON_CTIME] = KEY("ctime"), [LF_JSON_BTIME] = KEY("btime"),
+	[LF_JSON_PERM] = KEY("perm"),   [LF_JSON_USER] = KEY("user"),   [LF_JSON_GROUP] = KEY("group"),
+	[LF_JSON_RDEV] = KEY("rdev"),   [LF_JSON_BLOCKS] = KEY("blocks"), [LF_JSON_TARGET] = KEY("target"),
+};
+
 static void put_key(struct lf_out *o, int id, bool first)
 {
-	const char *k = field_names[id];
-	if (!first) {
-		lf_out_putc(o, ',');
-	}
-	lf_out_putc(o, '"');
-	lf_out_write(o, k, strlen(k));
-	lf_out_write(o, "\":", 2);
+	lf_out_write(o, keys[id].s + first, keys[id].len - first);
 }
 
 static void put_owner(struct lf_out *o, struct lf_idnames *ids, bool group, uint32_t id)
