@@ -391,7 +391,9 @@ static void action_finish(struct lf_expr *x, struct lf_eval *ev)
 static struct lf_expr *output_node(struct lf_parser *p, const struct lf_primary *prim, const char *file,
 				   const char *format, int format_arg)
 {
-	lf_ctx_settings(lf_parser_ctx(p));
+	if (prim->eval != eval_json) {
+		lf_ctx_settings(lf_parser_ctx(p)); /* the user's locale: JSON needs none */
+	}
 	struct action *a = calloc(1, sizeof(*a));
 	if (!a) {
 		lf_parse_error(p, 0, "%s", strerror(ENOMEM));
