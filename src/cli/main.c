@@ -20,6 +20,7 @@
  *     idnames.[ch]    the uid/gid name cache
  *     mounts.[ch]     the mount table (-fstype, %F)
  *     output.[ch]     buffered output
+ *     json.[ch]       JSON text: -json, -fjson, luafind.json
  *     diag.[ch]       messages in find's form
  *   src/lua/        the binding luafind.core, lf.find, lfcli (-lua, --script)
  *   src/cli/        the executable

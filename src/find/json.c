@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const field_names[LF_JSON_NFIELDS] = {
+static const char field_names[LF_JSON_NFIELDS][8] = {
 	[LF_JSON_PATH] = "path",   [LF_JSON_NAME] = "name",   [LF_JSON_DEPTH] = "depth",
 	[LF_JSON_TYPE] = "type",   [LF_JSON_SIZE] = "size",   [LF_JSON_MODE] = "mode",
 	[LF_JSON_UID] = "uid",     [LF_JSON_GID] = "gid",     [LF_JSON_NLINK] = "nlink",

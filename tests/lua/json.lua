@@ -110,4 +110,8 @@ local stale
 for e in lf.walk{dir .. "/d"} do stale = e end
 T.raises("entry used after the walk moved on", json, stale)
 
+-- -fjson writes a file: the safe policy refuses it before opening it.
+T.raises("not allowed by the safe policy", lf.find, {dir, safe = true}, "-fjson", dir .. "/x.json")
+assert(not io.open(dir .. "/x.json"), "-fjson opened its file under the safe policy")
+
 T.done()
