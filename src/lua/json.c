@@ -360,6 +360,9 @@ static int mod_json(lua_State *L)
 	} else {
 		encode_value(L, b, 1);
 	}
+	if (b->out.err) {
+		return luaL_error(L, "luafind.json: %s", strerror(b->out.err));
+	}
 	lua_pushlstring(L, b->out.buf, b->out.len);
 	lf_out_close(&b->out);
 	b->open = false;
