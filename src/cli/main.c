@@ -20,6 +20,7 @@
  *     idnames.[ch]    the uid/gid name cache
  *     mounts.[ch]     the mount table (-fstype, %F)
  *     output.[ch]     buffered output
+ *     json.[ch]       JSON text: -json, -fjson, luafind.json
  *     diag.[ch]       messages in find's form
  *   src/lua/        the binding luafind.core, lf.find, lfcli (-lua, --script)
  *   src/cli/        the executable
@@ -98,8 +99,8 @@ static void usage(const struct lf_ctx *ctx)
 	       "       -type -xtype -perm -size -links -user -group -nouser -nogroup -uid -gid -inum\n"
 	       "       -samefile -empty -readable -writable -executable -fstype -true -false\n"
 	       "       -atime -ctime -mtime -amin -cmin -mmin -used -newer -anewer -cnewer -newerXY\n"
-	       "Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -delete\n"
-	       "         -exec -execdir -ok -okdir -prune -quit\n"
+	       "Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -json [FIELDS] -fjson\n"
+	       "         -delete -exec -execdir -ok -okdir -prune -quit\n"
 	       "\n"
 	       "Lua: -lua 'EXPR' (a Lua expression over the entry's fields, e.g. size > 10*MiB)\n"
 	       "     --script FILE [ARG...] runs a Lua script with require \"luafind\" available\n"

@@ -245,6 +245,16 @@ void lf_walk_prune(struct lf_walk *w);
 const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how);
 
 /**
+ * The stat data lf_entry_stat(@e, @how) would return, if it has been fetched
+ * already for this entry; never makes a syscall (a stat the stat-ahead thread
+ * made but nobody asked for does not count).
+ *
+ * @return the cached stat data (valid as long as the entry), or NULL when
+ *         none was fetched or the stat failed
+ */
+const struct lf_stat *lf_entry_stat_cached(const struct lf_entry *e, enum lf_follow how);
+
+/**
  * Remove the file an entry names: unlinkat(at_fd, at_name, flags) with
  * AT_REMOVEDIR for a directory, chosen from the entry's own type (d_type;
  * one lstat only when the type is unknown).  A symbolic link is removed as

@@ -250,6 +250,25 @@ const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how)
 	return NULL;
 }
 
+const struct lf_stat *lf_entry_stat_cached(const struct lf_entry *e, enum lf_follow how)
+{
+	const struct entry_priv *p = (const struct entry_priv *)e;
+	bool walk_mode = how == LF_FOLLOW_WALK;
+	bool follow = walk_mode ? p->follow_walk : how == LF_FOLLOW;
+	bool maybe_link = p->raw_type == LF_LNK || p->raw_type == LF_UNKNOWN;
+	int slot = follow && maybe_link;
+	if (!maybe_link && p->cache_err[1] >= 0) {
+		slot = 1;
+	}
+	if (p->cache_err[slot] == 0) {
+		return &p->cache[slot];
+	}
+	if (slot && walk_mode && (p->cache_err[slot] == ENOENT || p->cache_err[slot] == ENOTDIR)) {
+		return lf_entry_stat_cached(e, LF_NOFOLLOW); /* as lf_entry_stat under -L */
+	}
+	return NULL;
+}
+
 /* Fill in the type when d_type could not, or when a followed link hides it. */
 int lf_walk_resolve_type(struct lf_walk *w)
 {

@@ -22,8 +22,34 @@ int lf_out_init(struct lf_out *o, int fd)
 	return o->buf ? 0 : -1;
 }
 
+int lf_out_init_mem(struct lf_out *o)
+{
+	o->fd = -1;
+	o->err = 0;
+	o->tty = false;
+	o->len = 0;
+	o->cap = 256;
+	o->buf = malloc(o->cap);
+	return o->buf ? 0 : -1;
+}
+
 int lf_out_flush(struct lf_out *o)
 {
+	if (o->fd < 0) {
+		/* A writer in memory: make room instead (json.c wants 64 bytes). */
+		if (o->cap - o->len >= 64 && !o->err) {
+			return 0;
+		}
+		char *nbuf = o->err ? NULL : realloc(o->buf, o->cap * 2);
+		if (!nbuf) {
+			o->err = o->err ? o->err : ENOMEM;
+			o->len = 0;
+			return -1;
+		}
+		o->buf = nbuf;
+		o->cap *= 2;
+		return 0;
+	}
 	size_t done = 0;
 	while (done < o->len && !o->err) {
 		ssize_t n = write(o->fd, o->buf + done, o->len - done);

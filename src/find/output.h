@@ -26,6 +26,13 @@ struct lf_out {
  */
 int lf_out_init(struct lf_out *o, int fd);
 
+/**
+ * Prepare @o to collect what is written in memory (o->buf, o->len), growing
+ * the buffer as needed; lf_out_flush() makes room then (ENOMEM: o->err).
+ * @return 0, or -1 with errno set (ENOMEM)
+ */
+int lf_out_init_mem(struct lf_out *o);
+
 /** Write any buffered bytes.  @return 0, or -1 with o->err set. */
 int lf_out_flush(struct lf_out *o);
 

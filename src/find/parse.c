@@ -50,7 +50,7 @@ struct lf_parser {
 
 /* What the safe policy refuses: everything that acts beyond standard output. */
 static const char unsafe_primaries[][10] = {
-	"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls",
+	"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls", "-fjson",
 };
 
 bool lf_parse_unsafe_primary(const char *name)

@@ -1,12 +1,14 @@
 /*
  * prim_output.c: find's output actions, -printf, -fprintf, -ls, -fls,
- * -fprint and -fprint0, written to produce GNU find 4.9's bytes.  Formats
+ * -fprint and -fprint0, written to produce GNU find 4.9's bytes; and
+ * -json, -fjson (json.c writes the objects).  Formats
  * are printf.c's, output streams sink.c's, names and modes names.c's; this
  * file holds the actions themselves and -ls.
  */
 #define _GNU_SOURCE
 #include "diag.h"
 #include "expr.h"
+#include "json.h"
 #include "names.h"
 #include "parse.h"
 #include "primary.h"
@@ -56,6 +58,7 @@ struct action {
 	struct lf_sink *sink;
 	bool finished; /* its walk is over: the sink no longer waits for it */
 	struct lf_printf *format;
+	struct lf_json_fields json; /* -json and -fjson */
 };
 
 /* ---- names ---------------------------------------------------------------- */
@@ -326,6 +329,37 @@ static bool eval_fprint0(const struct lf_expr *x, struct lf_eval *ev)
 	return true;
 }
 
+/* ---- -json, -fjson ---------------------------------------------------------- */
+
+/*
+ * One object per entry: with a field list, stat data only if a field needs
+ * it; without one, the stat data the evaluation already fetched, if any,
+ * and never a stat of its own.
+ */
+static bool eval_json(const struct lf_expr *x, struct lf_eval *ev)
+{
+	struct action *a = x->data;
+	struct lf_entry *e = ev->entry;
+	const struct lf_stat *st = NULL;
+	if (a->json.needs_stat) {
+		if (!(st = action_stat(ev))) {
+			return false;
+		}
+	} else if (a->json.n == 0) {
+		st = lf_entry_stat_cached(e, LF_FOLLOW_WALK);
+	}
+	struct lf_ctx *ctx = ev->cmd->ctx;
+	int err = lf_json_write_entry(lf_sink_begin(a->sink, ev), e, st, &a->json, &ctx->ids);
+	lf_sink_end(a->sink);
+	if (err) {
+		/* The link's target could not be read: written as null. */
+		lf_out_flush(ev->out);
+		lf_diag_path(ctx, e->path, e->pathlen, err);
+		ev->status = 1;
+	}
+	return true;
+}
+
 /* ---- parsing ---------------------------------------------------------------- */
 
 static void action_free(void *data)
@@ -357,7 +391,9 @@ static void action_finish(struct lf_expr *x, struct lf_eval *ev)
 static struct lf_expr *output_node(struct lf_parser *p, const struct lf_primary *prim, const char *file,
 				   const char *format, int format_arg)
 {
-	lf_ctx_settings(lf_parser_ctx(p));
+	if (prim->eval != eval_json) {
+		lf_ctx_settings(lf_parser_ctx(p)); /* the user's locale: JSON needs none */
+	}
 	struct action *a = calloc(1, sizeof(*a));
 	if (!a) {
 		lf_parse_error(p, 0, "%s", strerror(ENOMEM));
@@ -382,6 +418,66 @@ static struct lf_expr *output_node(struct lf_parser *p, const struct lf_primary 
 		x->needs_stat = lf_printf_may_stat(a->format);
 		x->stats_every = lf_printf_needs_stat(a->format); /* then it stats before anything else */
 	}
+	return x;
+}
+
+/*
+ * -json [FIELDS], -fjson FILE [FIELDS]: the argument after them is a field
+ * list unless it starts the rest of the expression (an operator or a word
+ * starting with '-'); paths cannot come after the expression anyway.
+ */
+static struct lf_expr *parse_json(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	bool to_file = strcmp(prim->name, "-fjson") == 0;
+	const char *file = NULL;
+	if (to_file) {
+		if (!args[0]) {
+			lf_parse_error(p, 0, "missing argument to `%s'", prim->name);
+			return NULL;
+		}
+		file = *args++;
+	}
+	const char *list = args[0];
+	if (list && (list[0] == '-' || strcmp(list, "(") == 0 || strcmp(list, ")") == 0 || strcmp(list, "!") == 0 ||
+		     strcmp(list, ",") == 0)) {
+		list = NULL;
+	}
+	int argoff = 1 + to_file;
+	struct lf_json_fields fields = {0};
+	size_t bad, badlen;
+	if (list && lf_json_fields_parse(list, &fields, &bad, &badlen) != 0) {
+		if (badlen == 0) {
+			lf_parse_error(p, argoff, "%s: empty field name in `%s'", prim->name, list);
+			return NULL;
+		}
+		bool twice = errno == EEXIST;
+		lf_parse_error(p, argoff, "%s: %s field `%.*s'", prim->name, twice ? "repeated" : "unknown", (int)badlen,
+			       list + bad);
+		const char *hint = twice ? NULL : lf_json_field_suggest(list + bad, badlen);
+		struct stat st;
+		if (!twice && !strchr(list, ',') && lstat(list, &st) == 0) {
+			/* "luafind --json DIR", as other tools take options. */
+			lf_diag_kind(lf_parser_ctx(p), LF_ERROR_NOTE,
+				     "`%s' is a file: paths come before the expression (luafind PATH... %s)", list,
+				     prim->name);
+		} else if (hint) {
+			lf_diag_kind(lf_parser_ctx(p), LF_ERROR_NOTE, "did you mean `%s'?", hint);
+		} else if (!twice) {
+			lf_diag_kind(lf_parser_ctx(p), LF_ERROR_NOTE,
+				     "fields: path name depth type size mode perm uid gid user group nlink ino dev "
+				     "rdev blocks atime mtime ctime btime target");
+		}
+		return NULL;
+	}
+	lf_parser_consume(p, to_file + (list != NULL));
+	struct lf_expr *x = output_node(p, prim, file, NULL, 0);
+	if (!x) {
+		return NULL;
+	}
+	struct action *a = x->data;
+	a->json = fields;
+	x->needs_stat = fields.needs_stat;
+	x->stats_every = fields.needs_stat;
 	return x;
 }
 
@@ -419,10 +515,13 @@ static struct lf_expr *parse_fprint(struct lf_parser *p, const struct lf_primary
 int lf_prims_output_add(struct lf_ctx *ctx)
 {
 	const struct lf_primary rows[] = {
+		{"--json", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_json, eval_json, false},
+		{"-fjson", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_json, eval_json, false},
 		{"-fls", LF_PRIM_ACTION, 1, parse_fprint, eval_ls, LF_STAT_EVERY},
 		{"-fprint", LF_PRIM_ACTION, 1, parse_fprint, eval_fprint, false},
 		{"-fprint0", LF_PRIM_ACTION, 1, parse_fprint, eval_fprint0, false},
 		{"-fprintf", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_fprintf, eval_printf, false},
+		{"-json", LF_PRIM_ACTION, LF_NARGS_VARIADIC, parse_json, eval_json, false},
 		{"-ls", LF_PRIM_ACTION, 0, parse_ls, eval_ls, LF_STAT_EVERY},
 		{"-printf", LF_PRIM_ACTION, 1, parse_printf, eval_printf, false},
 	};

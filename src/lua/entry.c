@@ -93,6 +93,11 @@ static struct lf_entry *check_entry(lua_State *L, int idx, struct lfb_walk **lwp
 	return lw->cur;
 }
 
+struct lf_entry *lfb_test_entry(lua_State *L, int idx)
+{
+	return luaL_testudata(L, idx, LFB_ENTRY) ? check_entry(L, idx, NULL) : NULL;
+}
+
 void lfb_push_entry(lua_State *L, int walk_idx)
 {
 	walk_idx = lua_absindex(L, walk_idx);

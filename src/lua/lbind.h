@@ -253,6 +253,10 @@ LFB_HIDDEN void lfb_push_field_ids(lua_State *L);
 /* Raise the stale-entry error. */
 LFB_HIDDEN int lfb_stale(lua_State *L);
 
+/* The current entry of the entry userdata at @idx, or NULL if @idx holds
+ * something else; raises the stale-entry error for an entry left behind. */
+LFB_HIDDEN struct lf_entry *lfb_test_entry(lua_State *L, int idx);
+
 /* ---- find.c ------------------------------------------------------------- */
 
 /* Add find() to the module table on top (upvalue: the state at @state);
@@ -280,5 +284,10 @@ LFB_HIDDEN void lfb_open_sandbox(lua_State *L);
 
 /* Add regex() and glob() to the module table on top. */
 LFB_HIDDEN void lfb_open_regex(lua_State *L);
+
+/* ---- json.c ------------------------------------------------------------- */
+
+/* Add json() to the module table on top. */
+LFB_HIDDEN void lfb_open_json(lua_State *L);
 
 #endif

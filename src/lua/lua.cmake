@@ -56,6 +56,7 @@ add_library(lf_lua OBJECT
   src/lua/entry.c
   src/lua/find.c
   src/lua/regex.c
+  src/lua/json.c
   src/lua/sandbox.c
   ${PROJECT_BINARY_DIR}/generated/lf_init_lua.c)
 target_include_directories(lf_lua PRIVATE ${LUA_INCLUDE_DIRS})   # headers only
@@ -115,7 +116,7 @@ if(BUILD_TESTING)
   target_link_libraries(lf_dtunknown PRIVATE ${CMAKE_DL_LIBS})
   set_target_properties(lf_dtunknown PROPERTIES C_EXTENSIONS ON PREFIX "")
 
-  set(LUAFIND_LUA_TESTS module walk entry regex counters pred find sandbox)
+  set(LUAFIND_LUA_TESTS module walk entry regex counters pred find sandbox json)
   foreach(t ${LUAFIND_LUA_TESTS})
     if(LUAFIND_LUA54)
       add_test(NAME lua.${t}

@@ -201,6 +201,7 @@ __attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
 	lfb_open_walk(L, state);
 	lfb_open_find(L, state);
 	lfb_open_regex(L);
+	lfb_open_json(L);
 	lfb_open_sandbox(L);
 	lua_pop(L, 1);
 	lua_pushliteral(L, LUAFIND_VERSION);

@@ -6,7 +6,8 @@
 # DEST/basic       a small source-like tree with files, dirs, an empty dir
 # DEST/links       symlinks to files and dirs, broken links, link chains, loops
 # DEST/weirdnames  names with a newline, a tab, a leading dash, spaces, quotes,
-#                  glob characters, a backslash, invalid UTF-8, 255 bytes
+#                  glob characters, a backslash, invalid UTF-8, 255 bytes;
+#                  every byte 0x01-0xff, tricky UTF-8 sequences
 # DEST/deep        a chain whose paths pass PATH_MAX (4096 bytes)
 # DEST/perms       a directory that cannot be read or searched (mode 000), to
 #                  be walked with the DAC capabilities dropped
@@ -65,6 +66,19 @@ nl='
 for n in "new${nl}line" "tab	tab" "-rf" "--" "with space" "it's" 'dq"uote' \
 	 "star*" "q?mark" "[bracket]" 'back\slash' "$(printf 'bad\377utf8')" \
 	 "$(printf 'caf\303\251')" ".dot" "..dots" "-" "é${nl}"; do
+	echo x > "weirdnames/$n"
+	mkdir -p "weirdnames/sub/$n"
+done
+# Every byte that UTF-8 rejects alone (0x80-0xff), every control character,
+# and the UTF-8 sequences a decoder can get wrong: C1 and line separators,
+# an encoded surrogate, an overlong '/', past U+10FFFF, a cut sequence.
+bytes() { # bytes FIRST LAST: the bytes FIRST..LAST (decimal), via octal escapes
+	_f= _i=$1
+	while [ "$_i" -le "$2" ]; do _f="$_f\\$(printf %o "$_i")"; _i=$((_i + 1)); done
+	printf "$_f"
+}
+for n in "hi$(bytes 128 191)" "lead$(bytes 192 255)" "ctl$(bytes 1 31)$(bytes 127 127)end" \
+	 "$(printf 'c1\302\205ls\342\200\250sur\355\240\200over\300\257big\364\220\200\200emoji\360\237\230\200fffd\357\277\275cut\342\202')"; do
 	echo x > "weirdnames/$n"
 	mkdir -p "weirdnames/sub/$n"
 done
