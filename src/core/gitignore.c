@@ -34,19 +34,22 @@ struct gi_pat {
 	size_t len;
 	size_t nowild;   /* length of the leading part without wildcards */
 	unsigned flags;
+	/* A literal run (its first 15 bytes) that every match contains:
+	 * strstr rules most paths out before wildmatch.  "": none. */
+	char lit[16];
 };
 
-/* A set of paths relative to the top of a repository (the index). */
-struct gi_set {
-	char *names;     /* NUL-terminated names */
-	size_t nameslen, namescap;
-	uint32_t *slots; /* 0: empty, else 1 + index into ents */
-	size_t nslots;
-	struct gi_ent {
-		uint64_t hash;
-		size_t off, len;
-	} *ents;
-	size_t nents, entscap;
+/*
+ * The paths the index tracks, relative to the top of the repository, in
+ * the index's own order (bytewise, as strcmp): found by binary search, so
+ * loading costs a copy and nothing per path.
+ */
+struct gi_index {
+	char *names;  /* NUL-terminated names */
+	size_t len, cap;
+	size_t *offs; /* where each name starts */
+	size_t n, ncap;
+	bool unsorted;
 };
 
 struct gi_repo {
@@ -55,7 +58,7 @@ struct gi_repo {
 	char *prefix_owned;
 	size_t prefixlen;
 	size_t base;        /* where the rest of the relative path starts in an entry's path */
-	struct gi_set files, dirs; /* tracked files, and the directories that hold them */
+	struct gi_index index;
 	char *buf;          /* scratch: prefix + the rest of a path */
 	size_t bufcap;
 };
@@ -218,6 +221,23 @@ static int parse_patterns(struct lf_gi_scope *s, char *text, size_t len)
 				flags |= PAT_ENDSWITH;
 			}
 		}
+		/* The longest literal run after the prefix, up to the first
+		 * bracket or escape; without a leading "/", which "**" may eat. */
+		size_t litoff = 0, litlen = 0;
+		for (size_t i = nowild, run = nowild;; i++) {
+			char c = i < linelen ? line[i] : '\0';
+			if (c == '\0' || is_glob_special(c)) {
+				size_t from = run < i && line[run] == '/' ? run + 1 : run;
+				if (i > from && i - from > litlen) {
+					litoff = from;
+					litlen = i - from;
+				}
+				if (c != '*' && c != '?') {
+					break;
+				}
+				run = i + 1;
+			}
+		}
 		if (s->npats == cap) {
 			cap = cap ? 2 * cap : 16;
 			struct gi_pat *v = realloc(s->pats, cap * sizeof(*v));
@@ -226,7 +246,13 @@ static int parse_patterns(struct lf_gi_scope *s, char *text, size_t len)
 			}
 			s->pats = v;
 		}
-		s->pats[s->npats++] = (struct gi_pat){line, linelen, nowild, flags};
+		struct gi_pat *pat = &s->pats[s->npats++];
+		*pat = (struct gi_pat){line, linelen, nowild, flags, ""};
+		if (litlen > 1) {
+			size_t n = litlen < sizeof(pat->lit) ? litlen : sizeof(pat->lit) - 1;
+			memcpy(pat->lit, line + litoff, n);
+			pat->lit[n] = '\0';
+		}
 	}
 	return 0;
 }
@@ -239,6 +265,9 @@ static bool match_basename(const struct gi_pat *p, const char *name, size_t name
 	}
 	if (p->flags & PAT_ENDSWITH) {
 		return p->len - 1 <= namelen && memcmp(p->pat + 1, name + namelen - (p->len - 1), p->len - 1) == 0;
+	}
+	if (p->lit[0] && !strstr(name, p->lit)) {
+		return false;
 	}
 	return lf_wildmatch(p->pat, name, false);
 }
@@ -264,6 +293,9 @@ static bool match_pathname(const struct gi_pat *p, const char *name, size_t name
 		if (!patlen && !namelen) {
 			return true;
 		}
+	}
+	if (p->lit[0] && !strstr(name, p->lit)) {
+		return false;
 	}
 	return lf_wildmatch(pat, name, true);
 }
@@ -295,97 +327,109 @@ static bool chain_ignores(const struct lf_gi_scope *s, const char *rel, size_t r
 	return false;
 }
 
-/* ---- sets of paths ------------------------------------------------------ */
+/* ---- tracked paths ------------------------------------------------------ */
 
-static uint64_t hash_bytes(const char *s, size_t len)
+static size_t index_namelen(const struct gi_index *x, size_t i)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < len; i++) {
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	}
-	return h;
+	return (i + 1 < x->n ? x->offs[i + 1] : x->len) - x->offs[i] - 1;
 }
 
-static bool set_has(const struct gi_set *set, const char *s, size_t len)
+/* Compare name i with key[0, klen) followed by "/" if @slash, as strcmp. */
+static int index_cmp(const struct gi_index *x, size_t i, const char *key, size_t klen, bool slash)
 {
-	if (!set->nents) {
-		return false;
+	const unsigned char *name = (const unsigned char *)x->names + x->offs[i];
+	size_t nlen = index_namelen(x, i);
+	size_t k = nlen < klen ? nlen : klen;
+	int c = memcmp(name, key, k);
+	if (c != 0 || k < klen) {
+		return c != 0 ? c : -1; /* k < klen: the name is a proper prefix of the key */
 	}
-	uint64_t h = hash_bytes(s, len);
-	for (size_t i = h & (set->nslots - 1);; i = (i + 1) & (set->nslots - 1)) {
-		uint32_t k = set->slots[i];
-		if (!k) {
-			return false;
-		}
-		const struct gi_ent *e = &set->ents[k - 1];
-		if (e->hash == h && e->len == len && memcmp(set->names + e->off, s, len) == 0) {
-			return true;
-		}
-	}
-}
-
-/* Add s[0, len) unless present.  0, or -1 (ENOMEM). */
-static int set_add(struct gi_set *set, const char *s, size_t len)
-{
-	if (set_has(set, s, len)) {
-		return 0;
-	}
-	if (2 * (set->nents + 1) > set->nslots) {
-		size_t n = set->nslots ? 2 * set->nslots : 1024;
-		uint32_t *slots = calloc(n, sizeof(*slots));
-		if (!slots) {
+	if (slash) {
+		if (nlen == klen) {
 			return -1;
 		}
-		for (size_t k = 0; k < set->nents; k++) {
-			size_t i = set->ents[k].hash & (n - 1);
-			while (slots[i]) {
-				i = (i + 1) & (n - 1);
-			}
-			slots[i] = (uint32_t)(k + 1);
+		if (name[klen] != '/') {
+			return name[klen] - '/';
 		}
-		free(set->slots);
-		set->slots = slots;
-		set->nslots = n;
+		return nlen > klen + 1;
 	}
-	if (set->nents == set->entscap) {
-		size_t cap = set->entscap ? 2 * set->entscap : 256;
-		struct gi_ent *v = realloc(set->ents, cap * sizeof(*v));
+	return nlen > klen;
+}
+
+/* The first name not below key (+ "/"). */
+static size_t index_lower_bound(const struct gi_index *x, const char *key, size_t klen, bool slash)
+{
+	size_t lo = 0, hi = x->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (index_cmp(x, mid, key, klen, slash) < 0) {
+			lo = mid + 1;
+		} else {
+			hi = mid;
+		}
+	}
+	return lo;
+}
+
+/* Whether the index tracks the file s[0, len) (or a submodule there). */
+static bool index_has(const struct gi_index *x, const char *s, size_t len)
+{
+	size_t i = index_lower_bound(x, s, len, false);
+	return i < x->n && index_cmp(x, i, s, len, false) == 0;
+}
+
+/* Whether the index tracks anything below the directory s[0, len). */
+static bool index_has_below(const struct gi_index *x, const char *s, size_t len)
+{
+	size_t i = index_lower_bound(x, s, len, true);
+	return i < x->n && index_namelen(x, i) > len && memcmp(x->names + x->offs[i], s, len) == 0 &&
+	       x->names[x->offs[i] + len] == '/';
+}
+
+/* Append a name.  0, or -1 (ENOMEM). */
+static int index_add(struct gi_index *x, const char *s, size_t len)
+{
+	if (x->n == x->ncap) {
+		size_t cap = x->ncap ? 2 * x->ncap : 1024;
+		size_t *v = realloc(x->offs, cap * sizeof(*v));
 		if (!v) {
 			return -1;
 		}
-		set->ents = v;
-		set->entscap = cap;
+		x->offs = v;
+		x->ncap = cap;
 	}
-	if (set->namescap - set->nameslen < len + 1) {
-		size_t cap = set->namescap ? set->namescap : 4096;
-		while (cap - set->nameslen < len + 1) {
+	if (x->cap - x->len < len + 1) {
+		size_t cap = x->cap ? x->cap : 16384;
+		while (cap - x->len < len + 1) {
 			cap *= 2;
 		}
-		char *v = realloc(set->names, cap);
+		char *v = realloc(x->names, cap);
 		if (!v) {
 			return -1;
 		}
-		set->names = v;
-		set->namescap = cap;
+		x->names = v;
+		x->cap = cap;
 	}
-	memcpy(set->names + set->nameslen, s, len);
-	set->names[set->nameslen + len] = '\0';
-	uint64_t h = hash_bytes(s, len);
-	set->ents[set->nents] = (struct gi_ent){h, set->nameslen, len};
-	set->nameslen += len + 1;
-	size_t i = h & (set->nslots - 1);
-	while (set->slots[i]) {
-		i = (i + 1) & (set->nslots - 1);
+	if (x->n && !x->unsorted) {
+		size_t prev = x->n - 1;
+		x->unsorted = index_cmp(x, prev, s, len, false) > 0;
 	}
-	set->slots[i] = (uint32_t)(++set->nents);
+	x->offs[x->n++] = x->len;
+	memcpy(x->names + x->len, s, len);
+	x->names[x->len + len] = '\0';
+	x->len += len + 1;
 	return 0;
 }
 
-static void set_free(struct gi_set *set)
+static int cmp_names(const void *a, const void *b, void *names)
 {
-	free(set->names);
-	free(set->slots);
-	free(set->ents);
+	return strcmp((const char *)names + *(const size_t *)a, (const char *)names + *(const size_t *)b);
+}
+
+static void index_free(struct gi_index *x)
+{
+	free(x->names);
+	free(x->offs);
 }
 
 /* ---- the index ---------------------------------------------------------- */
@@ -395,26 +439,13 @@ static uint32_t be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* A tracked path and the directories above it.  0, or -1 (ENOMEM). */
-static int add_tracked(struct gi_repo *r, const char *name, size_t len, bool dir)
+/* A tracked path (a sparse directory's without its "/").  0, or -1 (ENOMEM). */
+static int add_tracked(struct gi_repo *r, const char *name, size_t len)
 {
 	while (len && name[len - 1] == '/') {
 		len--;
 	}
-	if (set_add(dir ? &r->dirs : &r->files, name, len) != 0) {
-		return -1;
-	}
-	for (size_t i = len; i-- > 0;) {
-		if (name[i] == '/') {
-			if (set_has(&r->dirs, name, i)) {
-				break; /* its ancestors are in too */
-			}
-			if (set_add(&r->dirs, name, i) != 0) {
-				return -1;
-			}
-		}
-	}
-	return 0;
+	return index_add(&r->index, name, len);
 }
 
 /*
@@ -446,7 +477,6 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 			goto out;
 		}
 		const unsigned char *ent = buf + pos;
-		uint32_t mode = be32(ent + 24);
 		unsigned flags = (unsigned)ent[40 + hashsz] << 8 | ent[40 + hashsz + 1];
 		if ((flags & 0x4000) && version >= 3) {
 			fixed += 2;
@@ -496,13 +526,13 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 			memcpy(prev + keep, v, rest);
 			prevlen = keep + rest;
 			prev[prevlen] = '\0';
-			if (add_tracked(r, prev, prevlen, (mode & 0170000) == 0040000) != 0) {
+			if (add_tracked(r, prev, prevlen) != 0) {
 				ret = -1;
 				goto out;
 			}
 			pos = (size_t)((const unsigned char *)nul + 1 - buf);
 		} else {
-			if (add_tracked(r, name, namelen, (mode & 0170000) == 0040000) != 0) {
+			if (add_tracked(r, name, namelen) != 0) {
 				ret = -1;
 				goto out;
 			}
@@ -510,6 +540,9 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 		}
 	}
 out:
+	if (ret == 0 && r->index.unsorted) {
+		qsort_r(r->index.offs, r->index.n, sizeof(size_t), cmp_names, r->index.names);
+	}
 	free(prev);
 	free(buf);
 	return ret;
@@ -767,8 +800,7 @@ void lf_gi_free(struct lf_gi *g)
 static void repo_unref(struct gi_repo *r)
 {
 	if (r && --r->refs == 0) {
-		set_free(&r->files);
-		set_free(&r->dirs);
+		index_free(&r->index);
 		free(r->prefix_owned);
 		free(r->buf);
 		free(r);
@@ -1004,10 +1036,10 @@ static enum lf_gi_verdict verdict(const struct lf_gi_scope *s, const char *rel, 
 		return LF_GI_KEEP;
 	}
 	const struct gi_repo *r = s->repo;
-	if (set_has(&r->files, rel, rellen)) {
+	if (index_has(&r->index, rel, rellen)) {
 		return LF_GI_KEEP; /* tracked: never ignored (a gitlink too) */
 	}
-	return isdir && set_has(&r->dirs, rel, rellen) ? LF_GI_KEEP_EXCLUDED : LF_GI_SKIP;
+	return isdir && index_has_below(&r->index, rel, rellen) ? LF_GI_KEEP_EXCLUDED : LF_GI_SKIP;
 }
 
 int lf_gi_root(struct lf_gi *g, const char *root, size_t childoff, struct lf_gi_scope **scope, bool *excluded)
@@ -1069,7 +1101,13 @@ int lf_gi_root(struct lf_gi *g, const char *root, size_t childoff, struct lf_gi_
 			end++;
 		}
 		if (!*excluded) {
-			enum lf_gi_verdict v = verdict(top, p, end, p + at, end - at, true);
+			/* Matching needs a NUL after the path and the name. */
+			char *rel = strndup(p, end);
+			if (!rel) {
+				goto out;
+			}
+			enum lf_gi_verdict v = verdict(top, rel, end, rel + at, end - at, true);
+			free(rel);
 			if (v == LF_GI_SKIP || v == LF_GI_KEEP_EXCLUDED) {
 				*excluded = true;
 			}

@@ -207,6 +207,24 @@ static int dowild(const uchar *p, const uchar *text, bool pathname, const uchar 
 			if (t_ch == '\0') {
 				return WM_ABORT_ALL;
 			}
+			if (*p != '*' && *p != '?' && *p != '[' && *p != '\\') {
+				/* A literal next: what comes before its next occurrence
+				 * (before the next "/" for a single "*") is the star's. */
+				if (match_slash) {
+					text = (const uchar *)strchr((const char *)text, *p);
+					if (!text) {
+						return WM_NOMATCH;
+					}
+					t_ch = *text;
+				} else {
+					while ((t_ch = *text) != '\0' && t_ch != '/' && t_ch != *p) {
+						text++;
+					}
+					if (t_ch != *p) {
+						return WM_NOMATCH;
+					}
+				}
+			}
 			int r = dowild(p, text, pathname, start);
 			if (r != WM_NOMATCH) {
 				if (!match_slash || r != WM_ABORT_TO_STARSTAR) {

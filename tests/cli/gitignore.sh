@@ -154,11 +154,11 @@ printf '[core]\n\texcludesFile = "~/global ignore"  ; a comment\n' >"$work/globa
 export GIT_CONFIG_GLOBAL="$work/global.config"
 printf '*.swp\n' >"$HOME/global ignore"
 printf 'secret/\n*.bak\n' >"$r/.git/info/exclude"
-printf '*.o\nvendor/\n!keep.swp\n' >"$r/.gitignore"
+printf '*.o\nvendor/\n!keep.swp\ngen?x/\n' >"$r/.gitignore"
 (
 	cd "$r"
 	touch_all a.swp d/b.swp keep.swp secret/s.txt x.bak a.o tracked.o vendor/lib/lib.c vendor/untracked.c \
-		vendor/lib/other.c newdir/n.txt newdir/deeper/m.txt plain.c d/e/f.c intent.txt
+		vendor/lib/other.c gen-x/deep/g.c newdir/n.txt newdir/deeper/m.txt plain.c d/e/f.c intent.txt
 	mkdir -p emptydir
 	git add .gitignore plain.c d/e/f.c
 	git add -f tracked.o vendor/lib/lib.c
@@ -172,6 +172,7 @@ git -C "$r" update-index --index-version 4
 compare "excludes, index v4" "$r"
 compare "a root below the top" "$r/d"
 compare "a root in an ignored directory" "$r/vendor"
+compare "a root below an ignored directory" "$r/gen-x/deep"
 # The same, with the root as given on the command line.
 (cd "$r/vendor" && "$luafind" . -gitignore -type f) >"$work/actual"
 printf './lib/lib.c\n' >"$work/expected"
