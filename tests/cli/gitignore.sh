@@ -145,6 +145,16 @@ EOF
 	ln -s target sub/linkdir2
 )
 compare "patterns" "$r"
+# lf.find takes -gitignore in its expression.
+cat >"$work/find.lua" <<'EOF'
+local lf = require "luafind"
+for e in lf.find(".", "-gitignore", "(", "-type", "f", "-o", "-type", "l", ")") do
+  print((e.path:gsub("^%./", "")))
+end
+EOF
+(cd "$r" && git ls-files -z --others --cached --exclude-standard) | tr '\0' '\n' | LC_ALL=C sort -u >"$work/expected"
+(cd "$r" && "$luafind" --script "$work/find.lua") | LC_ALL=C sort >"$work/actual"
+same "patterns (lf.find)" "$work/expected" "$work/actual"
 
 # ---- 2: info/exclude, core.excludesFile, tracked files, index versions ------
 r=$work/two
