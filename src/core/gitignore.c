@@ -1170,7 +1170,9 @@ int lf_gi_enter(struct lf_gi *g, struct lf_gi_scope *inherited, bool excluded, i
 		top = s;
 		s->excluded = true;
 	}
-	if (gitignore && push_file(&top, r, fd, ".gitignore", dirlen, true) != 0) {
+	/* git reads no .gitignore below an ignored directory: nothing there
+	 * may bring an untracked file back. */
+	if (gitignore && !excluded && push_file(&top, r, fd, ".gitignore", dirlen, true) != 0) {
 		if (errno == ENOMEM) {
 			goto fail;
 		}

@@ -174,6 +174,7 @@ printf '*.o\nvendor/\n!keep.swp\ngen?x/\n' >"$r/.gitignore"
 	git add -f tracked.o vendor/lib/lib.c
 	git commit -q -m one
 	git add -N intent.txt # an extended flag: index version 3
+	printf '!untracked.c\n!other.c\n' >vendor/.gitignore # inside an ignored directory: no effect
 )
 compare "excludes" "$r"
 git -C "$r" update-index --index-version 2
