@@ -183,6 +183,9 @@ static int parse_patterns(struct lf_gi_scope *s, char *text, size_t len)
 		if (linelen == 0 || line[0] == '#') {
 			continue;
 		}
+		if (line[linelen - 1] == '\r') {
+			linelen--; /* CRLF lines, as git reads them */
+		}
 		linelen = trim_trailing_spaces(line, linelen);
 		unsigned flags = 0;
 		if (linelen && line[0] == '!') {

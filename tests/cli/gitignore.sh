@@ -140,7 +140,7 @@ EOF
 		sub/d/e/keep/k.log target/t.txt
 	mv sub.gitignore sub/.gitignore
 	printf '!*.tmp\n' >sub/d/.gitignore
-	printf '/*\n!/keep\n' >sub/d/e/.gitignore
+	printf '/*\r\n!/keep\r\n' >sub/d/e/.gitignore # CRLF
 	ln -s target linkdir
 	ln -s target sub/linkdir2
 )
