@@ -41,15 +41,15 @@ struct gi_pat {
 
 /*
  * The paths the index tracks, relative to the top of the repository, in
- * the index's own order (bytewise, as strcmp): found by binary search, so
- * loading costs a copy and nothing per path.
+ * the index's own order (bytewise, as strcmp; git refuses an index out of
+ * order): found by binary search, so loading costs a copy and nothing per
+ * path.
  */
 struct gi_index {
 	char *names;  /* NUL-terminated names */
 	size_t len, cap;
 	size_t *offs; /* where each name starts */
 	size_t n, ncap;
-	bool unsorted;
 };
 
 struct gi_repo {
@@ -406,20 +406,11 @@ static int index_add(struct gi_index *x, const char *s, size_t len)
 		x->names = v;
 		x->cap = cap;
 	}
-	if (x->n && !x->unsorted) {
-		size_t prev = x->n - 1;
-		x->unsorted = index_cmp(x, prev, s, len, false) > 0;
-	}
 	x->offs[x->n++] = x->len;
 	memcpy(x->names + x->len, s, len);
 	x->names[x->len + len] = '\0';
 	x->len += len + 1;
 	return 0;
-}
-
-static int cmp_names(const void *a, const void *b, void *names)
-{
-	return strcmp((const char *)names + *(const size_t *)a, (const char *)names + *(const size_t *)b);
 }
 
 static void index_free(struct gi_index *x)
@@ -485,11 +476,6 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 		if (room == 0) {
 			goto out;
 		}
-		const char *nul = memchr(name, '\0', room);
-		if (!nul && version != 4) {
-			goto out;
-		}
-		size_t namelen = nul ? (size_t)(nul - name) : 0;
 		if (version == 4) {
 			/* A varint of bytes to drop from the previous name, then the rest. */
 			const unsigned char *v = (const unsigned char *)name;
@@ -507,7 +493,6 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 			if (!vend || strip > prevlen) {
 				goto out;
 			}
-			nul = (const char *)vend;
 			size_t keep = prevlen - (size_t)strip, rest = (size_t)(vend - v);
 			if (keep + rest + 1 > prevcap) {
 				size_t cap = (keep + rest + 1) * 2;
@@ -526,8 +511,20 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 				ret = -1;
 				goto out;
 			}
-			pos = (size_t)((const unsigned char *)nul + 1 - buf);
+			pos = (size_t)(vend + 1 - buf);
 		} else {
+			/* The flags hold the length unless it is 0xfff or more. */
+			size_t namelen = flags & 0xfff;
+			const char *nul = NULL;
+			if (namelen == 0xfff) {
+				nul = memchr(name, '\0', room);
+			} else if (namelen < room && name[namelen] == '\0') {
+				nul = name + namelen;
+			}
+			if (!nul) {
+				goto out;
+			}
+			namelen = (size_t)(nul - name);
 			if (add_tracked(r, name, namelen) != 0) {
 				ret = -1;
 				goto out;
@@ -536,9 +533,6 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 		}
 	}
 out:
-	if (ret == 0 && r->index.unsorted) {
-		qsort_r(r->index.offs, r->index.n, sizeof(size_t), cmp_names, r->index.names);
-	}
 	free(prev);
 	free(buf);
 	return ret;
