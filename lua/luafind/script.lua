@@ -141,6 +141,7 @@ local common = {
   {"exclude", arg = "GLOB", kind = "list",
    help = "skip (and do not enter) names matching GLOB; repeatable"},
   {"xdev", help = "stay on the filesystem of each PATH"},
+  {"gitignore", help = "skip (and do not enter) what git would ignore"},
   {"0", help = "end output records with NUL instead of newline"},
   {"stats", help = "print the system call counters on standard error"},
   {"help", help = "print this help"},
@@ -366,15 +367,15 @@ end
 
 function Script:walk_options(order)
   local o = {order = order or "pre", follow = "never", xdev = self.options.xdev and true or false,
-             errors = "yield"}
+             gitignore = self.options.gitignore and true or false, errors = "yield"}
   for i, r in ipairs(self.roots) do o[i] = r end
   return o
 end
 
 -- s:walk([order]): lf.walk over the PATHs, for use in a generic for, with
 -- the framework's rules: links never followed, --exclude'd names skipped
--- (directories not entered), --xdev, errors reported (exit status 1) and
--- not returned, progress shown.  order as in lf.walk (default "pre").
+-- (directories not entered), --xdev, --gitignore, errors reported (exit status 1)
+-- and not returned, progress shown.  order as in lf.walk (default "pre").
 function Script:walk(order)
   local it, state, _, w = lf.walk(self:walk_options(order))
   local function step()

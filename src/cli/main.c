@@ -94,6 +94,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "Options: -depth -maxdepth N -mindepth N -xdev -mount -follow -noleaf -warn -nowarn\n"
 	       "         -daystart -regextype TYPE -ignore_readdir_race -noignore_readdir_race\n"
 	       "         -files0-from FILE (the paths, NUL-separated; - for standard input)\n"
+	       "         -gitignore (skip what git would ignore)\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
 	       "Tests: -name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname\n"
 	       "       -type -xtype -perm -size -links -user -group -nouser -nogroup -uid -gid -inum\n"

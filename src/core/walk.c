@@ -49,7 +49,11 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	w->opts = *opts;
 	w->ent.w = w;
 	w->stat_ahead = (opts->flags & LF_WALK_STAT_AHEAD) && opts->order == LF_ORDER_PRE &&
-			opts->symlinks != LF_LOGICAL;
+			opts->symlinks != LF_LOGICAL && !(opts->flags & LF_WALK_GITIGNORE);
+	if ((opts->flags & LF_WALK_GITIGNORE) && !(w->gi = lf_gi_new())) {
+		free(w);
+		return NULL;
+	}
 	if (w->stat_ahead && !(w->prefetch = lf_prefetch_new())) {
 		w->stat_ahead = false; /* one CPU, or no memory: the walk does not need it */
 	}
@@ -58,6 +62,7 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	if (lf_walk_grow_path(w, 256) != 0) {
 		uint64_t none = 0;
 		lf_prefetch_free(w->prefetch, &none);
+		lf_gi_free(w->gi);
 		free(w);
 		return NULL;
 	}
@@ -75,6 +80,8 @@ static void release(struct lf_walk *w)
 	w->counters.stats_ahead += wasted;
 	lf_dfs_free(w);
 	lf_bfs_free(w);
+	lf_gi_unref(w->pend.gi);
+	w->pend.gi = NULL;
 }
 
 void lf_walk_cancel(struct lf_walk *w)
@@ -176,6 +183,7 @@ int lf_walk_close(struct lf_walk *w)
 	int err = w->fatal == ECANCELED ? 0 : w->fatal;
 	free(w->arena);
 	free(w->path);
+	lf_gi_free(w->gi);
 	free(w);
 	if (err) {
 		errno = err;

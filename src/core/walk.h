@@ -108,6 +108,18 @@ enum lf_walk_flags {
 	 * the tree while its tests still see find -L's view.
 	 */
 	LF_WALK_NO_DESCEND_LINKS = 1 << 3,
+	/**
+	 * Skip what git would ignore (gitignore(5)): below each root in a
+	 * repository, and in every repository found below a root, the files
+	 * and directories its .gitignore files, info/exclude and
+	 * core.excludesFile exclude and its index does not track are neither
+	 * returned nor read, and neither is any entry named ".git".  Outside a
+	 * repository nothing is skipped but ".git" entries.  Each .gitignore is
+	 * opened relative to its directory's fd when the listing has one; one
+	 * that cannot be read is an LF_VISIT_ERROR entry, and the walk goes on.
+	 * Turns LF_WALK_STAT_AHEAD off.
+	 */
+	LF_WALK_GITIGNORE = 1 << 4,
 };
 
 /** Options of a walk. */

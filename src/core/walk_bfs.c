@@ -26,6 +26,8 @@ struct bnode {
 	int depth;
 	int refs; /* queued or current (1) plus child nodes */
 	unsigned flags;
+	bool gi_excluded;        /* LF_WALK_GITIGNORE: ignored, but holds tracked files */
+	struct lf_gi_scope *gi;  /* queued: the scope it inherits; read: its children's */
 	size_t namelen;
 	char name[]; /* a root node holds the whole root path */
 };
@@ -102,6 +104,7 @@ static void release(struct lf_walk *w, struct bnode *n)
 			lru_unlink(w->bfs, n);
 			lf_walk_close_fd(w, n->fd);
 		}
+		lf_gi_unref(n->gi);
 		free(n);
 		n = parent;
 	}
@@ -226,6 +229,9 @@ static int enqueue_pending(struct lf_walk *w)
 	n->depth = w->pend.depth;
 	n->refs = 1;
 	n->flags = (w->pend.have_id ? F_HAVE_ID : 0) | (w->pend.root ? F_PINNED : 0);
+	n->gi = w->pend.gi; /* the pending reference moves here */
+	n->gi_excluded = w->pend.gi_excluded;
+	w->pend.gi = NULL;
 	if (n->parent) {
 		n->parent->refs++;
 	}
@@ -262,10 +268,11 @@ static int visit_record(struct lf_walk *w, struct lf_dirent *d)
 		.childoff = off,
 		.fd = cur->fd,
 		.depth = cur->depth,
+		.gi = cur->gi,
 	};
 	int r = lf_walk_visit_record(w, d, &dir, NULL, 0);
 	if (r != 0) {
-		return r;
+		return r == 2 ? 0 : r;
 	}
 	struct lf_entry *e = &w->ent.pub;
 	if (e->type == LF_DIR) {
@@ -364,6 +371,19 @@ static int start_next_dir(struct lf_walk *w)
 		lf_walk_error_entry(w, (size_t)len, (size_t)len - n->namelen, n->depth, errno);
 		return 1;
 	}
+	if (w->gi) {
+		const struct lf_parent dir = {
+			.pathlen = (size_t)len,
+			.childoff = s->childoff,
+			.fd = fd,
+			.depth = n->depth,
+		};
+		struct lf_gi_scope *inherited = n->gi;
+		n->gi = NULL;
+		int r = lf_walk_gi_enter(w, fd, start, end, s->sorted, inherited, n->gi_excluded, &dir, &n->gi);
+		lf_gi_unref(inherited);
+		return r;
+	}
 	return 0;
 }
 
@@ -403,6 +423,8 @@ static int bfs_next(struct lf_walk *w)
 				w->fatal = errno;
 				return -1;
 			}
+			lf_gi_unref(w->pend.gi); /* not enqueued */
+			w->pend.gi = NULL;
 		}
 		if (s->cur) {
 			if (s->cur->fd >= 0 || node_fd(w, s->cur) >= 0) {

@@ -307,19 +307,98 @@ void lf_walk_error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff, int 
 	w->had_error = true;
 }
 
+/* ---- LF_WALK_GITIGNORE -------------------------------------------------- */
+
+/*
+ * Set *@scope for the directory @dir (its fd @fd) just read into the arena
+ * from @start to @end: its listing says whether it has a .gitignore and
+ * whether it starts a repository of its own (a ".git" below the roots).
+ * @return 0; 1 when its .gitignore could not be read: an error entry naming
+ * it is ready (*@scope is set all the same); -1 on a fatal error (ENOMEM)
+ */
+int lf_walk_gi_enter(struct lf_walk *w, int fd, size_t start, size_t end, bool sorted, struct lf_gi_scope *inherited,
+		     bool excluded, const struct lf_parent *dir, struct lf_gi_scope **scope)
+{
+	bool has_ignore = false, has_git = false;
+	for (size_t o = start; o < end;) {
+		const struct lf_dirent *d;
+		if (sorted) {
+			d = (const struct lf_dirent *)(w->arena + *(const size_t *)(w->arena + o));
+			o += sizeof(size_t);
+		} else {
+			d = (const struct lf_dirent *)(w->arena + o);
+			o += d->d_reclen;
+		}
+		if (d->d_name[0] != '.' || d->d_name[1] != 'g') {
+			continue;
+		}
+		if (strcmp(d->d_name, ".gitignore") == 0) {
+			/* git reads a .gitignore that is a link no more (2.32) */
+			has_ignore = d->d_type == DT_REG || d->d_type == DT_UNKNOWN;
+		} else if (strcmp(d->d_name, ".git") == 0) {
+			has_git = d->d_type == DT_DIR || d->d_type == DT_REG || d->d_type == DT_UNKNOWN;
+		}
+	}
+	int err;
+	if (lf_gi_enter(w->gi, inherited, excluded, fd, has_ignore, has_git && dir->depth > 0, dir->childoff, scope,
+			&err) != 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	if (!err) {
+		return 0;
+	}
+	static const char name[] = ".gitignore";
+	if (lf_walk_grow_path(w, dir->childoff + sizeof(name)) != 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	if (dir->childoff > dir->pathlen) {
+		w->path[dir->pathlen] = '/';
+	}
+	memcpy(w->path + dir->childoff, name, sizeof(name));
+	lf_walk_error_entry(w, dir->childoff + sizeof(name) - 1, dir->childoff, dir->depth + 1, err);
+	w->ent.pub.type = LF_REG;
+	return 1;
+}
+
+/*
+ * The verdict on the current entry (its name at @off, @namelen long) of
+ * the scope of its directory @dir.  0 to keep it, 2 to skip it, -1 on a
+ * fatal error.  A directory to read is pended with what it inherits.
+ */
+static int gi_check(struct lf_walk *w, const struct lf_parent *dir, size_t off, size_t namelen)
+{
+	struct lf_entry *e = &w->ent.pub;
+	w->cur_gi = dir->gi;
+	w->cur_gi_excluded = false;
+	if (!dir->gi) {
+		return 0;
+	}
+	/* A link is no directory to git, even when the walk follows it. */
+	bool isdir = w->ent.raw_type == LF_DIR || (w->ent.raw_type == LF_UNKNOWN && e->type == LF_DIR);
+	int v = lf_gi_check(dir->gi, w->path, off + namelen, off, isdir);
+	if (v < 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	w->cur_gi_excluded = v == LF_GI_KEEP_EXCLUDED;
+	return v == LF_GI_SKIP ? 2 : 0;
+}
+
 /*
  * Make the current entry the record @d, a child of the directory @dir; @pf
  * and @pf_idx say where the stat-ahead thread may have its stat (pf NULL:
  * nowhere).  Its type is d_type's, or a stat's when d_type cannot tell or a
  * followed link hides it.
  * @return 0 for a pre-order entry, 1 for an error entry (the stat failed),
- * -1 on a fatal error (errno)
+ * 2 for an entry LF_WALK_GITIGNORE skips, -1 on a fatal error (errno)
  */
 int lf_walk_visit_record(struct lf_walk *w, const struct lf_dirent *d, const struct lf_parent *dir,
 			 struct lf_pf_window *pf, unsigned pf_idx)
 {
 	size_t off = dir->childoff;
 	size_t namelen = strlen(d->d_name);
+	if (w->gi && namelen == 4 && memcmp(d->d_name, ".git", 4) == 0) {
+		return 2; /* no part of any work tree */
+	}
 	if (lf_walk_grow_path(w, off + namelen + 1) != 0) {
 		return lf_walk_set_fatal(w, errno);
 	}
@@ -349,7 +428,7 @@ int lf_walk_visit_record(struct lf_walk *w, const struct lf_dirent *d, const str
 		w->had_error = true;
 		return 1;
 	}
-	return 0;
+	return w->gi ? gi_check(w, dir, off, namelen) : 0;
 }
 
 /* ---- before descending -------------------------------------------------- */
@@ -428,6 +507,10 @@ void lf_walk_pend_dir(struct lf_walk *w)
 	w->pend.pathlen = e->pathlen;
 	w->pend.ino = e->ino;
 	w->pend.depth = e->depth;
+	if (w->gi && e->depth > 0) {
+		w->pend.gi = lf_gi_ref(w->cur_gi);
+		w->pend.gi_excluded = w->cur_gi_excluded;
+	}
 }
 
 /* ---- roots -------------------------------------------------------------- */
@@ -481,6 +564,10 @@ int lf_walk_stat_root(struct lf_walk *w)
 		w->pend.id_ino = st->ino;
 		w->pend.read_it = w->opts.maxdepth != 0;
 		lf_walk_pend_dir(w);
+		if (w->gi && w->pend.read_it &&
+		    lf_gi_root(w->gi, root, len + (root[len - 1] != '/'), &w->pend.gi, &w->pend.gi_excluded) != 0) {
+			return lf_walk_set_fatal(w, errno);
+		}
 	}
 	return 0;
 }

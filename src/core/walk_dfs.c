@@ -314,6 +314,7 @@ static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
 	f->pf = NULL;
 	f->pf_next = 0;
 	f->pf_none = 0;
+	f->gi = NULL;
 	if (fd >= 0 && idx < w->evict_from) {
 		w->evict_from = idx;
 	}
@@ -323,20 +324,11 @@ static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
 	return 0;
 }
 
-/*
- * Open and read the directory returned last, if it was not pruned.
- * @return 1 if an error entry is ready, 0 to go on, -1 on a fatal error
- */
-static int descend(struct lf_walk *w)
+/* descend() once the directory is to be read or visited after. */
+static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct lf_gi_scope *gi)
 {
-	bool need_post = wants_post(w);
-	bool read_it = w->pend.read_it && !w->pruned;
-	w->pend_active = false;
-	if (!read_it && !need_post) {
-		return 0;
-	}
-
 	bool root = w->pend.root;
+	bool pend_excluded = w->pend.gi_excluded;
 	size_t t = w->nframes - 1;
 	int at_fd = root ? AT_FDCWD : w->frames[t].fd;
 	size_t nameoff = root ? 0 : childoff(w, &w->frames[t]);
@@ -359,6 +351,7 @@ static int descend(struct lf_walk *w)
 			if (!need_post && parent->depth > 0 && !lf_walk_is_logical(w)) {
 				release_window(w, parent);
 				lf_walk_close_fd(w, parent->fd);
+				lf_gi_unref(parent->gi);
 				w->nframes--;
 			}
 		}
@@ -382,12 +375,44 @@ static int descend(struct lf_walk *w)
 		if (sorted) {
 			f->flags |= F_SORTED;
 		}
+		if (w->gi && !err) {
+			const struct lf_parent dir = {
+				.pathlen = f->pathlen,
+				.childoff = childoff(w, f),
+				.fd = fd,
+				.depth = f->depth,
+			};
+			int r = lf_walk_gi_enter(w, fd, start, end, sorted, gi, pend_excluded, &dir, &f->gi);
+			if (r != 0) {
+				return r;
+			}
+		}
 	}
 	if (err) {
 		lf_walk_error_entry(w, w->pend.pathlen, nameoff, w->pend.depth, err);
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Open and read the directory returned last, if it was not pruned.
+ * @return 1 if an error entry is ready, 0 to go on, -1 on a fatal error
+ */
+static int descend(struct lf_walk *w)
+{
+	bool need_post = wants_post(w);
+	bool read_it = w->pend.read_it && !w->pruned;
+	struct lf_gi_scope *gi = w->pend.gi; /* our reference, dropped below */
+	w->pend.gi = NULL;
+	w->pend_active = false;
+	if (!read_it && !need_post) {
+		lf_gi_unref(gi);
+		return 0;
+	}
+	int r = descend_read(w, read_it, need_post, gi);
+	lf_gi_unref(gi);
+	return r;
 }
 
 static int visit_root(struct lf_walk *w)
@@ -473,6 +498,7 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 		.childoff = childoff(w, top),
 		.fd = top->fd,
 		.depth = top->depth,
+		.gi = top->gi,
 	};
 	int depth = top->depth + 1;
 	struct lf_pf_window *pf = NULL;
@@ -485,7 +511,7 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 	consume_record(w, top);
 	int r = lf_walk_visit_record(w, d, &dir, pf, pf_idx);
 	if (r != 0) {
-		return r;
+		return r == 2 ? 0 : r;
 	}
 	struct lf_entry *e = &w->ent.pub;
 	if (e->type == LF_DIR) {
@@ -580,6 +606,7 @@ static int pop_frame(struct lf_walk *w)
 	}
 	release_window(w, f);
 	lf_walk_close_fd(w, f->fd);
+	lf_gi_unref(f->gi);
 	w->arenatop = f->start;
 	if (lf_walk_is_logical(w) && (f->flags & F_HAVE_ID)) {
 		hash_remove(w, t);
@@ -646,6 +673,7 @@ void lf_dfs_free(struct lf_walk *w)
 {
 	for (size_t i = 0; i < w->nframes; i++) {
 		lf_walk_close_fd(w, w->frames[i].fd);
+		lf_gi_unref(w->frames[i].gi);
 	}
 	w->nframes = 0;
 	free(w->frames);

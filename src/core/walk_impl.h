@@ -11,6 +11,7 @@
 #ifndef LF_WALK_IMPL_H
 #define LF_WALK_IMPL_H
 
+#include "gitignore.h"
 #include "prefetch.h"
 #include "walk.h"
 
@@ -56,6 +57,7 @@ struct lf_frame {
 	struct lf_pf_window *pf; /* its names being stat'ed ahead, or NULL */
 	unsigned pf_next;        /* the window's slot of the next child */
 	unsigned pf_none;        /* children to visit without a window */
+	struct lf_gi_scope *gi;  /* its children's ignore scope (LF_WALK_GITIGNORE) */
 };
 
 /* The directory whose records an engine visits (lf_walk_visit_record()). */
@@ -64,6 +66,7 @@ struct lf_parent {
 	size_t childoff; /* where its children's names start in the path */
 	int fd;
 	int depth;
+	struct lf_gi_scope *gi; /* its children's ignore scope, or NULL */
 };
 
 struct bfs_state;
@@ -101,7 +104,13 @@ struct lf_walk {
 		uint64_t ino, id_dev, id_ino;
 		int depth;
 		bool have_id, read_it, root, via_link;
+		struct lf_gi_scope *gi; /* the scope it inherits (a reference), or NULL */
+		bool gi_excluded;       /* ignored, but holds tracked files */
 	} pend;
+
+	struct lf_gi *gi;             /* LF_WALK_GITIGNORE's state, or NULL */
+	struct lf_gi_scope *cur_gi;   /* the scope of the current entry's directory */
+	bool cur_gi_excluded;         /* the current entry is an ignored directory to read */
 
 	struct lf_prefetch *prefetch; /* LF_WALK_STAT_AHEAD, started on first use */
 	bool stat_ahead;              /* the flag applies to this walk */
@@ -150,6 +159,9 @@ int lf_walk_visit_record(struct lf_walk *w, const struct lf_dirent *d, const str
 			 struct lf_pf_window *pf, unsigned pf_idx);
 bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop);
 void lf_walk_pend_dir(struct lf_walk *w);
+/* LF_WALK_GITIGNORE: the scope of a directory just read (see walk_common.c). */
+int lf_walk_gi_enter(struct lf_walk *w, int fd, size_t start, size_t end, bool sorted, struct lf_gi_scope *inherited,
+		     bool excluded, const struct lf_parent *dir, struct lf_gi_scope **scope);
 int lf_walk_stat_root(struct lf_walk *w);
 
 /* Depth-first engine (walk_dfs.c). */

@@ -209,6 +209,13 @@ static struct lf_expr *parse_xdev(struct lf_parser *p, const struct lf_primary *
 	return lf_parse_node(p, prim);
 }
 
+static struct lf_expr *parse_gitignore(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	p->cmd->opts.flags |= LF_WALK_GITIGNORE;
+	return lf_parse_node(p, prim);
+}
+
 static struct lf_expr *parse_follow(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
@@ -259,6 +266,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-false", LF_PRIM_TEST, 0, parse_simple, lf_eval_false, false},
 		{"-files0-from", LF_PRIM_OPTION, 1, parse_files0_from, lf_eval_true, false},
 		{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
+		{"-gitignore", LF_PRIM_OPTION, 0, parse_gitignore, lf_eval_true, false},
 		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},

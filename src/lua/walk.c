@@ -339,6 +339,8 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_SORT : a->opts.flags & ~LF_WALK_SORT;
 	} else if (strcmp(opt, "xdev") == 0) {
 		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_XDEV : a->opts.flags & ~LF_WALK_XDEV;
+	} else if (strcmp(opt, "gitignore") == 0) {
+		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_GITIGNORE : a->opts.flags & ~LF_WALK_GITIGNORE;
 	} else if (strcmp(opt, "max_fds") == 0) {
 		a->opts.max_fds = opt_depth(L, opt);
 	} else {

@@ -4,8 +4,8 @@
 #   - the lf_core target (static, PUBLIC include dir src/core), and lf_find
 #     (src/find) for test_datetime;
 #   - find_package(PkgConfig) done (the top-level CMakeLists.txt does it).
-# Defines test_dir, test_stat, test_walk and the tests unit.dir, unit.stat,
-# unit.walk; and test_datetime (unit.datetime), for lf_find's date parser.
+# Defines test_dir, test_stat, test_walk, test_wildmatch and the tests unit.dir, unit.stat,
+# unit.walk, unit.wildmatch; and test_datetime (unit.datetime), for lf_find's date parser.
 # Configure with -DLUAFIND_SANITIZE=ON to run them under ASan+UBSan (LSan
 # included).
 #
@@ -22,7 +22,7 @@
 
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
-foreach(m dir stat walk)
+foreach(m dir stat walk wildmatch)
   add_executable(test_${m} ${CMAKE_CURRENT_LIST_DIR}/test_${m}.c)
   target_link_libraries(test_${m} PRIVATE lf_core PkgConfig::CMOCKA)
   set_target_properties(test_${m} PROPERTIES C_EXTENSIONS ON)
