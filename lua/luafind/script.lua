@@ -652,7 +652,7 @@ function M.replace_by_link(target, path)
   local renamed, msg = os_rename(tmp, path)
   if not renamed then
     os_remove(tmp)
-    return nil, msg
+    return nil, format("%s: cannot replace it by a link to %s: %s", path, target, msg)
   end
   return true
 end
