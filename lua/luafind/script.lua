@@ -310,10 +310,30 @@ function Script:warn(fmt, ...)
   stderr:write("luafind: ", self.name, ": ", format(fmt, ...), "\n")
 end
 
--- A failure: reported, and the exit status becomes 1.
-function Script:fail(msg)
+-- A failure: reported, counted by kind ("read": an entry the walk could
+-- not read, "remove", "link", or "other", the default) for the summary
+-- (s:trouble()), and the exit status becomes 1.
+function Script:fail(msg, kind)
   self:warn("%s", msg)
+  local errors = self.errors
+  kind = kind or "other"
+  errors[kind] = (errors[kind] or 0) + 1
   self.status = 1
+end
+
+-- What went wrong, for the end of a summary line: "" when nothing did,
+-- else "; 2 could not be removed, 1 read error" (in a dry run nothing is
+-- removed, so only what could not be read or compared can be there).
+function Script:trouble()
+  local c, parts = self.errors, {}
+  local function add(n, fmt, plural)
+    if n and n > 0 then parts[#parts + 1] = format(fmt, n, n == 1 and "" or plural) end
+  end
+  add(c.remove, "%d could not be removed%s", "")
+  add(c.link, "%d could not be replaced by a link%s", "")
+  add(c.read, "%d read error%s", "s")
+  add(c.other, "%d other error%s", "s")
+  return #parts > 0 and "; " .. concat(parts, ", ") or ""
 end
 
 -- One output record: text, then the note unless -0 (which makes the output
@@ -393,7 +413,7 @@ function Script:walk(order)
         nodes[d] = false   -- made by s:ref when asked
       end
       if e.visit == "error" then
-        self:fail(e.error)
+        self:fail(e.error, "read")
       elseif self:excluded(e) then
         if e.visit == "pre" and e.type == "d" then e:prune() end
       elseif not self:foreign(e) then
@@ -528,7 +548,7 @@ function Script:remove(e, top, note)
   if self.options.apply then
     local ok, msg = e:delete()
     if not ok then
-      self:fail(msg)
+      self:fail(msg, "remove")
       return false
     end
   end
@@ -559,7 +579,7 @@ function Script:clean(rules)
     local d = e.depth
     local gone = false
     if e.visit == "error" then
-      self:fail(e.error)
+      self:fail(e.error, "read")
       left[d + 1] = 1      -- a directory that could not be read is not empty
     elseif e.visit == "pre" and e.type == "d" then
       left[d + 1] = 0
@@ -595,7 +615,7 @@ function Script:clean(rules)
     if gone == false then left[d] = (left[d] or 0) + 1 end
   end
   local verb = self.options.apply and "removed" or "would remove"
-  local failed = self.status ~= 0 and "; some files could not be removed or read" or ""
+  local failed = self:trouble()
   local hint = self.options.apply and "" or " (dry run: --apply removes them)"
   self:note("%s %d file%s, %d director%s, %s%s%s", verb,
     self.files, self.files == 1 and "" or "s", self.dirs, self.dirs == 1 and "y" or "ies",
@@ -678,7 +698,7 @@ function M.new(spec)
   local self = setmetatable({
     spec = spec, name = name, path = path, description = M.describe(path, name),
     options = {}, roots = {}, status = 0,
-    files = 0, dirs = 0, bytes = 0, seen = 0,
+    files = 0, dirs = 0, bytes = 0, seen = 0, errors = {},
     started = os_time(), root_dev = {},
   }, Script)
   local args = {}

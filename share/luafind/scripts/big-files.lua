@@ -41,5 +41,5 @@ for _, f in ipairs(list) do
   local size = s.options.bytes and tostring(f.size) or script.human(f.size)
   s:print(size .. "\t" .. script.path(f.ref))
 end
-s:note("%d of %d files, %s in all", #list, count, s:bytes_text(total))
+s:note("%d of %d files, %s in all%s", #list, count, s:bytes_text(total), s:trouble())
 return s:finish()

@@ -76,5 +76,5 @@ for _, dir in ipairs(top:sorted()) do
   local size = s.options.bytes and tostring(dir.size) or script.human(dir.size)
   s:print(size .. "\t" .. script.path(dir.ref))
 end
-s:note("%d directories, %s in all", count, s:bytes_text(grand))
+s:note("%d directories, %s in all%s", count, s:bytes_text(grand), s:trouble())
 return s:finish()

@@ -103,7 +103,7 @@ local function classify(candidates)
     local home
     for _, c in ipairs(classes) do
       local same, err = same_content(c[1], f)
-      if err then s:fail(err) end
+      if err then s:fail(err, "read") end
       if same then home = c break end
     end
     if home then home[#home + 1] = f else classes[#classes + 1] = {f} end
@@ -124,7 +124,7 @@ for _, same in pairs(by_size) do
         by_hash[h] = by_hash[h] or {}
         table.insert(by_hash[h], f)
       else
-        s:fail(err)
+        s:fail(err, "read")
       end
     end
     for _, candidates in pairs(by_hash) do
@@ -179,7 +179,7 @@ local function link(k, target, f, path)
     return false
   end
   local ok, err = script.replace_by_link(target, path)
-  if not ok then s:fail(err) end
+  if not ok then s:fail(err, "link") end
   return ok
 end
 
@@ -199,9 +199,10 @@ if s.options.apply then
 end
 
 if s.options.apply then
-  s:note("%d groups; replaced %d files by hard links, about %s freed", #groups, linked, s:bytes_text(freed))
+  s:note("%d groups; replaced %d files by hard links, about %s freed%s", #groups, linked,
+    s:bytes_text(freed), s:trouble())
 else
-  s:note("%d groups, %d duplicate files, %s to reclaim (dry run: --apply links them)",
-    #groups, dups, s:bytes_text(waste))
+  s:note("%d groups, %d duplicate files, %s to reclaim%s (dry run: --apply links them)",
+    #groups, dups, s:bytes_text(waste), s:trouble())
 end
 return s:finish()
