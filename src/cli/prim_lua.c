@@ -163,6 +163,7 @@ static void push_script_dirs(lua_State *L)
 		lua_pushfstring(L, "%s/.local/share/luafind/scripts", home);
 		lua_rawseti(L, -2, ++n);
 	}
+#ifdef LUAFIND_REL_SCRIPTS
 	/* Beside the executable: PREFIX/bin/luafind -> PREFIX/share/luafind/scripts. */
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -171,10 +172,11 @@ static void push_script_dirs(lua_State *L)
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			lua_pushfstring(L, "%s/../share/luafind/scripts", exe);
+			lua_pushfstring(L, "%s/" LUAFIND_REL_SCRIPTS, exe);
 			lua_rawseti(L, -2, ++n);
 		}
 	}
+#endif
 #ifdef LUAFIND_SOURCE_SCRIPTS
 	lua_pushstring(L, LUAFIND_SOURCE_SCRIPTS); /* running from the build tree */
 	lua_rawseti(L, -2, ++n);
@@ -194,11 +196,22 @@ int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv
 	}
 	lua_pushcfunction(L, traceback);
 	int handler = lua_gettop(L);
-	if (luaL_loadstring(L, "local mode, dirs, name, args = ...\n"
-			       "return require('luafind.runner').main(mode, dirs, name, args)") != LUA_OK) {
-		lf_diag(ctx, "%s", lua_tostring(L, -1));
+	/*
+	 * The runner is lua/luafind/runner.lua, found on package.path (beside
+	 * the executable when installed): require it here, so that a failure
+	 * says which module is missing and where it was looked for, without
+	 * the name of a chunk of ours.
+	 */
+	lua_getglobal(L, "require");
+	lua_pushliteral(L, "luafind.runner");
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1) ||
+	    lua_getfield(L, -1, "main") != LUA_TFUNCTION) {
+		const char *msg = lua_isstring(L, -1) ? lua_tostring(L, -1) : "it has no main()";
+		lf_diag(ctx, "%s: cannot load the script runner: %s", name ? "--run" : "--list-scripts", msg);
+		lua_settop(L, handler - 1);
 		return 1;
 	}
+	lua_remove(L, -2); /* the module */
 	lua_pushstring(L, name ? "run" : "list");
 	push_script_dirs(L);
 	lua_pushstring(L, name ? name : "");

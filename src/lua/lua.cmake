@@ -77,9 +77,15 @@ set_target_properties(luafind_core PROPERTIES
 add_library(lf_lua_cli STATIC src/lua/lfcli.c $<TARGET_OBJECTS:lf_lua>)
 target_include_directories(lf_lua_cli PUBLIC src/lua)
 target_link_libraries(lf_lua_cli PUBLIC lf_find lf_core PkgConfig::LUA)
+# The installed luafind/*.lua relative to the installed executable's
+# directory (../share/lua/5.4), so that a moved or DESTDIR-staged prefix
+# works; the configured prefix's directory comes after it.
+file(RELATIVE_PATH LUAFIND_REL_LUADIR ${CMAKE_INSTALL_FULL_BINDIR}
+  ${CMAKE_INSTALL_PREFIX}/${LUAFIND_INSTALL_LMODDIR})
 target_compile_definitions(lf_lua_cli PRIVATE
   LUAFIND_BUILD_BINDIR="${PROJECT_BINARY_DIR}"
   LUAFIND_BUILD_LUADIR="${PROJECT_SOURCE_DIR}/lua"
+  LUAFIND_REL_LUADIR="${LUAFIND_REL_LUADIR}"
   LUAFIND_INSTALL_LUADIR="${CMAKE_INSTALL_PREFIX}/${LUAFIND_INSTALL_LMODDIR}")
 set_target_properties(lf_lua_cli PROPERTIES C_EXTENSIONS ON)
 
@@ -163,7 +169,7 @@ if(BUILD_TESTING)
   elseif(LUAFIND_TSAN)
     set(_lf_embed_cflags "-fsanitize=thread")
   endif()
-  set(_lf_steps install pkgconf cmake symbols headers query bridge threads)
+  set(_lf_steps install pkgconf cmake symbols headers query bridge threads relocate)
   if(LUAFIND_LUA54)
     list(APPEND _lf_steps stock)
   endif()
