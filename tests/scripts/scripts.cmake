@@ -2,7 +2,8 @@
 # runner, and lf.remove_tree (issue 6), included from tests/CMakeLists.txt.
 #
 #   scripts.<name>     sh tests/scripts/<name>.sh LUAFIND WORKDIR
-#   scripts.du_chain   du over the shared 100,000-level chain, in bounded memory
+#   scripts.chain      du and build-artifacts over the shared 100,000-level chain,
+#                      in memory and time linear in the depth
 #   scripts.remove_tree[_nodac]  luafind --script remove_tree.lua WORKDIR
 #
 # Each builds its trees in work/scripts_<name> under the build tree and
@@ -21,10 +22,11 @@ foreach(name runner editor-junk build-artifacts empty-dirs broken-links old-file
   set_tests_properties(scripts.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 endforeach()
 
-# du over the shared 100,000-level chain (tests/CMakeLists.txt): bounded memory.
-add_test(NAME scripts.du_chain
-  COMMAND sh ${_lf_scripts_dir}/du_chain.sh $<TARGET_FILE:luafind> ${_lf_scripts_work}/scripts_du_chain)
-set_tests_properties(scripts.du_chain PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+# du and build-artifacts over the shared 100,000-level chain
+# (tests/CMakeLists.txt): memory and time linear in the depth.
+add_test(NAME scripts.chain
+  COMMAND sh ${_lf_scripts_dir}/chain.sh $<TARGET_FILE:luafind> ${_lf_scripts_work}/scripts_chain)
+set_tests_properties(scripts.chain PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
   FIXTURES_REQUIRED chain ENVIRONMENT LUAFIND_TEST_CHAIN=${CHAIN})
 
 add_test(NAME scripts.remove_tree
