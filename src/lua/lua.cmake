@@ -184,7 +184,9 @@ if(BUILD_TESTING)
     set_tests_properties(embed.${step} PROPERTIES TIMEOUT 120
       ENVIRONMENT "LUAFIND_TEST_PRELOAD=${LUAFIND_PRELOAD_ASAN}")
     if(step STREQUAL "install")
-      set_tests_properties(embed.${step} PROPERTIES FIXTURES_SETUP lf_embed)
+      # The lock too: docs.readme installs the same build (luafind.pc is
+      # written into the build tree for each install).
+      set_tests_properties(embed.${step} PROPERTIES FIXTURES_SETUP lf_embed RESOURCE_LOCK lf_embed)
     elseif(step STREQUAL "cleanup")
       set_tests_properties(embed.${step} PROPERTIES FIXTURES_CLEANUP lf_embed)
     else()
