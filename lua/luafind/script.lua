@@ -311,10 +311,30 @@ function Script:warn(fmt, ...)
   stderr:write("luafind: ", self.name, ": ", format(fmt, ...), "\n")
 end
 
--- A failure: reported, and the exit status becomes 1.
-function Script:fail(msg)
+-- A failure: reported, counted by kind ("read": an entry the walk could
+-- not read, "remove", "link", or "other", the default) for the summary
+-- (s:trouble()), and the exit status becomes 1.
+function Script:fail(msg, kind)
   self:warn("%s", msg)
+  local errors = self.errors
+  kind = kind or "other"
+  errors[kind] = (errors[kind] or 0) + 1
   self.status = 1
+end
+
+-- What went wrong, for the end of a summary line: "" when nothing did,
+-- else "; 2 could not be removed, 1 read error" (in a dry run nothing is
+-- removed, so only what could not be read or compared can be there).
+function Script:trouble()
+  local c, parts = self.errors, {}
+  local function add(n, fmt, plural)
+    if n and n > 0 then parts[#parts + 1] = format(fmt, n, n == 1 and "" or plural) end
+  end
+  add(c.remove, "%d could not be removed%s", "")
+  add(c.link, "%d could not be replaced by a link%s", "")
+  add(c.read, "%d read error%s", "s")
+  add(c.other, "%d other error%s", "s")
+  return #parts > 0 and "; " .. concat(parts, ", ") or ""
 end
 
 -- One output record: text, then the note unless -0 (which makes the output
@@ -378,13 +398,23 @@ end
 -- and not returned, progress shown.  order as in lf.walk (default "pre").
 function Script:walk(order)
   local it, state, _, w = lf.walk(self:walk_options(order))
+  local names, nodes = {}, {}
+  self.dir_names, self.dir_nodes = nil, nil
+  if order == nil or order == "pre" or order == "both" then
+    self.dir_names, self.dir_nodes = names, nodes
+  end
   local function step()
     while true do
       local e = it(state)
       if not e then return nil end
       self:tick(e)
+      if e.type == "d" and e.visit == "pre" then
+        local d = e.depth
+        names[d] = d == 0 and e.path or e.name
+        nodes[d] = false   -- made by s:ref when asked
+      end
       if e.visit == "error" then
-        self:fail(e.error)
+        self:fail(e.error, "read")
       elseif self:excluded(e) then
         if e.visit == "pre" and e.type == "d" then e:prune() end
       elseif not self:foreign(e) then
@@ -393,6 +423,104 @@ function Script:walk(order)
     end
   end
   return step, nil, nil, w
+end
+
+-- s:ref(e): a compact reference to the path of e, the entry s:walk just
+-- returned, to keep instead of e.path: the directories above it are shared
+-- nodes {name, parent node}, so that keeping a reference per entry costs memory
+-- linear in the depth, not in the length of each path (on a chain of
+-- 100,000 levels, keeping every path would take gigabytes).  script.path
+-- makes the string.  Needs a walk in order "pre" or "both" (in other orders
+-- it is e.path itself).
+function Script:ref(e)
+  local names, nodes = self.dir_names, self.dir_nodes
+  local d = e.depth
+  if not names or d == 0 then return e.path end
+  local top = e.type == "d" and e.visit ~= "error" and d or d - 1
+  local k = top       -- the deepest directory whose node is made
+  while k >= 0 and not nodes[k] do k = k - 1 end
+  for i = k + 1, top do
+    nodes[i] = {names[i], nodes[i - 1] or nil}
+  end
+  if top == d then return nodes[d] end
+  return {e.name, nodes[top]}
+end
+
+-- The path of a reference made by s:ref (a string is returned as it is),
+-- built as the walk builds paths ("a" and "b": "a/b"; "/" and "b": "/b").
+function M.path(ref)
+  if type(ref) == "string" then return ref end
+  local names, n = {}, 0
+  while ref do
+    n = n + 1
+    names[n] = ref[1]
+    ref = ref[2]
+  end
+  if n == 1 then return names[1] end
+  local parts = {}
+  for i = n - 1, 1, -1 do parts[n - i] = names[i] end
+  local root = names[n]
+  return root .. (root:sub(-1) == "/" and "" or "/") .. concat(parts, "/")
+end
+
+-- script.top(n, before): keeps the n first of the items added to it in the
+-- order before(a, b) (true if a comes first), all of them when n is 0, in
+-- a heap: memory for n items, O(log n) per item.
+--   local t = script.top(10, function(a, b) return a.size > b.size end)
+--   t:add(item) ... for _, item in ipairs(t:sorted()) do ... end
+-- t:bar() is the item an item must come before to be kept, nil while any
+-- is kept (to skip making items that would go at once).
+local Top = {}
+Top.__index = Top
+
+function M.top(n, before)
+  return setmetatable({n = n, before = before, heap = {}}, Top)
+end
+
+-- The heap's root is its last item in the final order (the first to go).
+function Top:bar()
+  local heap = self.heap
+  if self.n == 0 or #heap < self.n then return nil end
+  return heap[1]
+end
+
+function Top:add(item)
+  local heap, before = self.heap, self.before
+  if self.n == 0 then
+    heap[#heap + 1] = item
+    return
+  end
+  local size = #heap
+  if size < self.n then   -- sift up
+    local i = size + 1
+    while i > 1 do
+      local p = i // 2
+      if not before(heap[p], item) then break end
+      heap[i] = heap[p]
+      i = p
+    end
+    heap[i] = item
+    return
+  end
+  if not before(item, heap[1]) then return end
+  local i = 1             -- replace the root, sift down
+  while true do
+    local c = 2 * i
+    if c > size then break end
+    if c < size and before(heap[c], heap[c + 1]) then c = c + 1 end
+    if not before(item, heap[c]) then break end
+    heap[i] = heap[c]
+    i = c
+  end
+  heap[i] = item
+end
+
+-- The items kept, in order.
+function Top:sorted()
+  local list = {}
+  for i, item in ipairs(self.heap) do list[i] = item end
+  sort(list, self.before)
+  return list
 end
 
 ---------------------------------------------------------------------------
@@ -421,7 +549,7 @@ function Script:remove(e, top, note)
   if self.options.apply then
     local ok, msg = e:delete()
     if not ok then
-      self:fail(msg)
+      self:fail(msg, "remove")
       return false
     end
   end
@@ -452,7 +580,7 @@ function Script:clean(rules)
     local d = e.depth
     local gone = false
     if e.visit == "error" then
-      self:fail(e.error)
+      self:fail(e.error, "read")
       left[d + 1] = 1      -- a directory that could not be read is not empty
     elseif e.visit == "pre" and e.type == "d" then
       left[d + 1] = 0
@@ -488,7 +616,7 @@ function Script:clean(rules)
     if gone == false then left[d] = (left[d] or 0) + 1 end
   end
   local verb = self.options.apply and "removed" or "would remove"
-  local failed = self.status ~= 0 and "; some files could not be removed or read" or ""
+  local failed = self:trouble()
   local hint = self.options.apply and "" or " (dry run: --apply removes them)"
   self:note("%s %d file%s, %d director%s, %s%s%s", verb,
     self.files, self.files == 1 and "" or "s", self.dirs, self.dirs == 1 and "y" or "ies",
@@ -545,7 +673,7 @@ function M.replace_by_link(target, path)
   local renamed, msg = os_rename(tmp, path)
   if not renamed then
     os_remove(tmp)
-    return nil, msg
+    return nil, format("%s: cannot replace it by a link to %s: %s", path, target, msg)
   end
   return true
 end
@@ -571,7 +699,7 @@ function M.new(spec)
   local self = setmetatable({
     spec = spec, name = name, path = path, description = M.describe(path, name),
     options = {}, roots = {}, status = 0,
-    files = 0, dirs = 0, bytes = 0, seen = 0,
+    files = 0, dirs = 0, bytes = 0, seen = 0, errors = {},
     started = os_time(), root_dev = {},
   }, Script)
   local args = {}

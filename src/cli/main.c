@@ -28,7 +28,8 @@
  *     prim_lua.c      -lua and --script (registered below)
  *
  * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
- * that could not be read, a write error).
+ * that could not be read, a write error); 2 for a usage error in luafind's
+ * own options (--run without a name, -L before --run...), as the scripts'.
  */
 #define _GNU_SOURCE
 #include "diag.h"
@@ -172,6 +173,7 @@ struct cli_opts {
 	struct lf_cli_sandbox limits;
 	const char *script;   /* --script FILE */
 	const char *run_name; /* --run NAME */
+	const char *find_opt; /* the first -H, -L, -O or -D: find's, refused before a script */
 	int script_argc;      /* the script's arguments */
 	char **script_argv;
 };
@@ -260,13 +262,19 @@ static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_o
 			o->version = true;
 			break;
 		} else if (strcmp(a, "--list-scripts") == 0) {
+			if (i + 1 < argc) {
+				lf_diag(ctx, "--list-scripts takes no arguments (got '%s'); to run one: --run NAME", argv[i + 1]);
+				return -1;
+			}
 			o->list_scripts = true;
 			break;
 		} else if (strcmp(a, "--script") == 0 || strcmp(a, "--run") == 0) {
 			bool script = a[2] == 's';
-			if (i + 1 >= argc) {
+			if (i + 1 >= argc || !*argv[i + 1]) {
 				lf_diag(ctx, script ? "--script needs a file (or - for standard input)"
-						    : "--run needs a script name (see --list-scripts) or a file");
+						    : "--run needs a script name (see luafind --list-scripts) or a file");
+				lf_diag(ctx, "usage: %s %s", ctx->progname,
+					script ? "--script FILE [ARG...]" : "--run SCRIPT [OPTIONS] [PATH...]");
 				return -1;
 			}
 			*(script ? &o->script : &o->run_name) = argv[i + 1];
@@ -288,6 +296,7 @@ static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_o
 			o->sandbox = true;
 			i++;
 		} else if (strcmp(a, "-D") == 0) {
+			o->find_opt = o->find_opt ? o->find_opt : a;
 			fargv[n] = argv[i];
 			map[n++] = i;
 			if (i + 1 < argc) {
@@ -296,6 +305,9 @@ static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_o
 				map[n++] = i;
 			}
 		} else if (is_find_leading(a)) {
+			if (!o->find_opt && (a[1] == 'O' || strpbrk(a + 1, "HL"))) {
+				o->find_opt = a; /* -P is what scripts do anyway */
+			}
 			fargv[n] = argv[i];
 			map[n++] = i;
 		} else {
@@ -378,7 +390,7 @@ int main(int argc, char **argv)
 		free(fargv);
 		free(map);
 		lf_ctx_free(ctx);
-		return 1;
+		return 2; /* a usage error in luafind's own options */
 	}
 	reporter.nmap = fargc;
 	struct lf_cmdline cmd;
@@ -393,11 +405,29 @@ int main(int argc, char **argv)
 		printf("luafind %s\n", LUAFIND_VERSION);
 	} else if (o.sandbox && !o.script) {
 		lf_diag(ctx, "--sandbox, --max-memory, --max-steps and --allow apply to --script only");
-		status = 1;
-	} else if (o.script) {
-		status = lf_cli_run_script(ctx, o.script, o.script_argc, o.script_argv, o.sandbox ? &o.limits : NULL);
-	} else if (o.run_name || o.list_scripts) {
-		status = lf_cli_run_named(ctx, o.run_name, o.script_argc, o.script_argv);
+		status = 2;
+	} else if ((o.script || o.run_name || o.list_scripts) && o.find_opt) {
+		/* Never silently ignored: a script walks with its own options. */
+		bool follow = o.find_opt[1] != 'O' && o.find_opt[1] != 'D';
+		lf_diag(ctx, "%s applies to find expressions, not to %s%s", o.find_opt,
+			o.script ? "--script" : o.run_name ? "--run" : "--list-scripts",
+			!follow  ? ""
+			: o.script ? " (a script chooses with lf.walk's follow option)"
+				   : " (the scripts never follow symbolic links)");
+		status = 2;
+	} else if (o.script || o.run_name || o.list_scripts) {
+		if (o.script) {
+			status = lf_cli_run_script(ctx, o.script, o.script_argc, o.script_argv,
+						   o.sandbox ? &o.limits : NULL);
+		} else {
+			status = lf_cli_run_named(ctx, o.run_name, o.script_argc, o.script_argv);
+		}
+		if (o.stats) { /* the walks the script made */
+			struct lf_counters c;
+			lf_cli_lua_counters(&c);
+			fflush(stdout);
+			print_stats(ctx, &c, c.entries);
+		}
 	} else {
 		status = run(&cmd, o.stats);
 	}

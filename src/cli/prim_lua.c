@@ -31,6 +31,8 @@
 #include <lauxlib.h>
 #include <limits.h>
 #include <lua.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -161,6 +163,7 @@ static void push_script_dirs(lua_State *L)
 		lua_pushfstring(L, "%s/.local/share/luafind/scripts", home);
 		lua_rawseti(L, -2, ++n);
 	}
+#ifdef LUAFIND_REL_SCRIPTS
 	/* Beside the executable: PREFIX/bin/luafind -> PREFIX/share/luafind/scripts. */
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -169,10 +172,11 @@ static void push_script_dirs(lua_State *L)
 		char *slash = strrchr(exe, '/');
 		if (slash) {
 			*slash = '\0';
-			lua_pushfstring(L, "%s/../share/luafind/scripts", exe);
+			lua_pushfstring(L, "%s/" LUAFIND_REL_SCRIPTS, exe);
 			lua_rawseti(L, -2, ++n);
 		}
 	}
+#endif
 #ifdef LUAFIND_SOURCE_SCRIPTS
 	lua_pushstring(L, LUAFIND_SOURCE_SCRIPTS); /* running from the build tree */
 	lua_rawseti(L, -2, ++n);
@@ -192,11 +196,22 @@ int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv
 	}
 	lua_pushcfunction(L, traceback);
 	int handler = lua_gettop(L);
-	if (luaL_loadstring(L, "local mode, dirs, name, args = ...\n"
-			       "return require('luafind.runner').main(mode, dirs, name, args)") != LUA_OK) {
-		lf_diag(ctx, "%s", lua_tostring(L, -1));
+	/*
+	 * The runner is lua/luafind/runner.lua, found on package.path (beside
+	 * the executable when installed): require it here, so that a failure
+	 * says which module is missing and where it was looked for, without
+	 * the name of a chunk of ours.
+	 */
+	lua_getglobal(L, "require");
+	lua_pushliteral(L, "luafind.runner");
+	if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1) ||
+	    lua_getfield(L, -1, "main") != LUA_TFUNCTION) {
+		const char *msg = lua_isstring(L, -1) ? lua_tostring(L, -1) : "it has no main()";
+		lf_diag(ctx, "%s: cannot load the script runner: %s", name ? "--run" : "--list-scripts", msg);
+		lua_settop(L, handler - 1);
 		return 1;
 	}
+	lua_remove(L, -2); /* the module */
 	lua_pushstring(L, name ? "run" : "list");
 	push_script_dirs(L);
 	lua_pushstring(L, name ? name : "");
@@ -213,6 +228,42 @@ int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv
 	int status = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : lua_toboolean(L, -1) || lua_isnil(L, -1) ? 0 : 1;
 	lua_settop(L, 0);
 	return status;
+}
+
+void lf_cli_lua_counters(struct lf_counters *c)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} fields[] = {
+		{"entries", offsetof(struct lf_counters, entries)},
+		{"opens", offsetof(struct lf_counters, opens)},
+		{"reopens", offsetof(struct lf_counters, reopens)},
+		{"closes", offsetof(struct lf_counters, closes)},
+		{"getdents", offsetof(struct lf_counters, getdents)},
+		{"stats", offsetof(struct lf_counters, stats)},
+		{"stats_follow", offsetof(struct lf_counters, stats_follow)},
+		{"fd_stats", offsetof(struct lf_counters, fd_stats)},
+		{"unlinks", offsetof(struct lf_counters, unlinks)},
+		{"stats_ahead", offsetof(struct lf_counters, stats_ahead)},
+	};
+	memset(c, 0, sizeof(*c));
+	lua_State *L = cli_lua;
+	if (!L) {
+		return;
+	}
+	int base = lua_gettop(L);
+	lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+	if (lua_getfield(L, -1, "luafind.core") == LUA_TTABLE && lua_getfield(L, -1, "stats") == LUA_TFUNCTION &&
+	    lua_pcall(L, 0, 1, 0) == LUA_OK && lua_istable(L, -1)) {
+		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			lua_getfield(L, -1, fields[i].name);
+			uint64_t v = (uint64_t)lua_tointeger(L, -1);
+			memcpy((char *)c + fields[i].off, &v, sizeof(v));
+			lua_pop(L, 1);
+		}
+	}
+	lua_settop(L, base);
 }
 
 void lf_cli_close_lua(void)
@@ -252,6 +303,11 @@ int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv
 	(void)argv;
 	lf_diag(ctx, "--run: this luafind was built without Lua (LUAFIND_WITH_LUA=OFF)");
 	return 1;
+}
+
+void lf_cli_lua_counters(struct lf_counters *c)
+{
+	memset(c, 0, sizeof(*c));
 }
 
 void lf_cli_close_lua(void)

@@ -44,6 +44,14 @@ int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **arg
  */
 int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv);
 
+/**
+ * The counters of every walk made in the CLI's Lua state (--script, --run,
+ * -lua's lf.walk), for --stats: luafind.core's stats(), entries included.
+ * All zero when there is no state, or when it has no luafind.core loaded
+ * (then no walk was made in it).
+ */
+void lf_cli_lua_counters(struct lf_counters *c);
+
 /** Close the Lua state of -lua and --script, after the expression is freed. */
 void lf_cli_close_lua(void);
 

@@ -345,11 +345,13 @@ static void unknown_primary(struct lf_parser *p, const char *name)
 	e.length = msg ? (size_t)n : strlen(e.message);
 	lf_diag_report(p->cmd->ctx, &e);
 	free(msg);
+	/* "--name" is -name spelt with GNU's long-option dashes: one goes. */
+	const char *key = strncmp(name, "--", 2) == 0 ? name + 1 : name;
 	const char *best = NULL;
 	size_t best_d = 3;
 	const struct lf_primary *prims = p->cmd->ctx->prims;
 	for (size_t i = 0; i < prims_in_use(p); i++) {
-		size_t d = edit_distance(name, prims[i].name);
+		size_t d = edit_distance(key, prims[i].name);
 		if (d < best_d) {
 			best_d = d;
 			best = prims[i].name;

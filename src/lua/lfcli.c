@@ -38,7 +38,11 @@ struct lf_lua_pred {
 	struct lfb_walk *lw;
 };
 
-/* Whether the running executable lives in the build tree it was built in. */
+/*
+ * Whether the running executable is the one in the build directory it was
+ * built in (directly there: an install under that directory, as the
+ * embed.relocate test makes, is an install).
+ */
 static bool in_build_tree(void)
 {
 #if defined(LUAFIND_BUILD_BINDIR) && defined(LUAFIND_BUILD_LUADIR)
@@ -49,10 +53,30 @@ static bool in_build_tree(void)
 		return false;
 	}
 	exe[n] = '\0';
-	return strncmp(exe, LUAFIND_BUILD_BINDIR, len) == 0 && exe[len] == '/';
+	return strncmp(exe, LUAFIND_BUILD_BINDIR, len) == 0 && exe[len] == '/' && !strchr(exe + len + 1, '/');
 #else
 	return false;
 #endif
+}
+
+/*
+ * The directory of the running executable into @buf, without a trailing
+ * slash; false if /proc/self/exe cannot say, or if the directory has a
+ * character that package.path would misread (";" or "?").
+ */
+static bool exe_dir(char *buf, size_t size)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	if (n <= 0) {
+		return false;
+	}
+	buf[n] = '\0';
+	char *slash = strrchr(buf, '/');
+	if (!slash || strpbrk(buf, ";?")) {
+		return false;
+	}
+	*slash = '\0';
+	return true;
 }
 
 static int init_state(lua_State *L)
@@ -75,6 +99,15 @@ static int init_state(lua_State *L)
 #ifdef LUAFIND_BUILD_LUADIR
 	if (in_build_tree()) {
 		lua_pushliteral(L, LUAFIND_BUILD_LUADIR "/?.lua;" LUAFIND_BUILD_LUADIR "/?/init.lua;");
+		n++;
+	}
+#endif
+#ifdef LUAFIND_REL_LUADIR
+	/* Installed: PREFIX/bin/luafind finds PREFIX/share/lua/5.4, wherever PREFIX went. */
+	char dir[PATH_MAX];
+	if (exe_dir(dir, sizeof(dir))) {
+		lua_pushfstring(L, "%s/" LUAFIND_REL_LUADIR "/?.lua;%s/" LUAFIND_REL_LUADIR "/?/init.lua;",
+				dir, dir);
 		n++;
 	}
 #endif

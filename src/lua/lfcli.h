@@ -35,7 +35,8 @@ struct lua_State;
  * and package.path extended so that `require "luafind"` finds
  * lua/luafind/init.lua: first the source tree's lua/ directory when the
  * executable runs from the build tree, then the installed directory
- * (${datadir}/lua/5.4 for the configured prefix).  The collector runs in
+ * relative to the executable's (../share/lua/5.4 from PREFIX/bin: a moved
+ * or DESTDIR-staged install works), then the configured prefix's.  The collector runs in
  * generational mode, which suits the many short-lived strings of a walk.
  *
  * @param ctx the find library's context (ctx.h) that lf.find and the entry

@@ -78,9 +78,15 @@ set_target_properties(luafind_core PROPERTIES
 add_library(lf_lua_cli STATIC src/lua/lfcli.c $<TARGET_OBJECTS:lf_lua>)
 target_include_directories(lf_lua_cli PUBLIC src/lua)
 target_link_libraries(lf_lua_cli PUBLIC lf_find lf_core PkgConfig::LUA)
+# The installed luafind/*.lua relative to the installed executable's
+# directory (../share/lua/5.4), so that a moved or DESTDIR-staged prefix
+# works; the configured prefix's directory comes after it.
+file(RELATIVE_PATH LUAFIND_REL_LUADIR ${CMAKE_INSTALL_FULL_BINDIR}
+  ${CMAKE_INSTALL_PREFIX}/${LUAFIND_INSTALL_LMODDIR})
 target_compile_definitions(lf_lua_cli PRIVATE
   LUAFIND_BUILD_BINDIR="${PROJECT_BINARY_DIR}"
   LUAFIND_BUILD_LUADIR="${PROJECT_SOURCE_DIR}/lua"
+  LUAFIND_REL_LUADIR="${LUAFIND_REL_LUADIR}"
   LUAFIND_INSTALL_LUADIR="${CMAKE_INSTALL_PREFIX}/${LUAFIND_INSTALL_LMODDIR}")
 set_target_properties(lf_lua_cli PROPERTIES C_EXTENSIONS ON)
 
@@ -164,7 +170,7 @@ if(BUILD_TESTING)
   elseif(LUAFIND_TSAN)
     set(_lf_embed_cflags "-fsanitize=thread")
   endif()
-  set(_lf_steps install pkgconf cmake symbols headers query bridge threads)
+  set(_lf_steps install pkgconf cmake symbols headers query bridge threads relocate)
   if(LUAFIND_LUA54)
     list(APPEND _lf_steps stock)
   endif()
@@ -179,7 +185,9 @@ if(BUILD_TESTING)
     set_tests_properties(embed.${step} PROPERTIES TIMEOUT 120
       ENVIRONMENT "LUAFIND_TEST_PRELOAD=${LUAFIND_PRELOAD_ASAN}")
     if(step STREQUAL "install")
-      set_tests_properties(embed.${step} PROPERTIES FIXTURES_SETUP lf_embed)
+      # The lock too: docs.readme installs the same build (luafind.pc is
+      # written into the build tree for each install).
+      set_tests_properties(embed.${step} PROPERTIES FIXTURES_SETUP lf_embed RESOURCE_LOCK lf_embed)
     elseif(step STREQUAL "cleanup")
       set_tests_properties(embed.${step} PROPERTIES FIXTURES_CLEANUP lf_embed)
     else()

@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 
@@ -32,7 +33,11 @@ int lfb_fail(lua_State *L, const char *path, size_t len, int err)
 
 /*
  * luafind.link(target, path): a hard link, as link(2) (the duplicates script
- * replaces copies by links).  true, or fail, "path: message", errno.
+ * replaces copies by links).  true, or fail, "NAME: message", errno, where
+ * NAME is the path at fault, as ln(1) names it: target when it cannot be
+ * reached (ENOENT, EACCES... from lstat), is a directory or not ours to link
+ * (EPERM), or has too many links (EMLINK); path otherwise (EEXIST, a missing
+ * directory, EXDEV, EROFS...).
  */
 static int mod_link(lua_State *L)
 {
@@ -40,11 +45,18 @@ static int mod_link(lua_State *L)
 	if (lfb_sandboxed(L, &allow) && !(allow & LF_SANDBOX_ALLOW_LINK)) {
 		return luaL_error(L, "luafind.link: not allowed in the sandbox");
 	}
-	const char *target = luaL_checkstring(L, 1);
-	size_t len;
+	size_t tlen, len;
+	const char *target = luaL_checklstring(L, 1, &tlen);
 	const char *path = luaL_checklstring(L, 2, &len);
 	if (linkat(AT_FDCWD, target, AT_FDCWD, path, 0) != 0) {
-		return lfb_fail(L, path, len, errno);
+		int err = errno;
+		struct stat st;
+		if (fstatat(AT_FDCWD, target, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+			err = errno;
+		} else if (err != EPERM && err != EMLINK) {
+			return lfb_fail(L, path, len, err);
+		}
+		return lfb_fail(L, target, tlen, err);
 	}
 	lua_pushboolean(L, 1);
 	return 1;

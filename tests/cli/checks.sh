@@ -157,6 +157,11 @@ check_errors() {
 		fail "run as find: $(cat "$work/err")"
 	"$luafind" . -maxdepth 0 -prnt 2>"$work/err" && fail "-prnt succeeded"
 	grep -q "did you mean \`-print'" "$work/err" || fail "no suggestion for -prnt"
+	# A double-dash spelling: the primary with one dash less (not -iname).
+	"$luafind" . -maxdepth 0 --name foo 2>"$work/err" && fail "--name succeeded"
+	grep -q "did you mean \`-name'" "$work/err" || fail "suggestion for --name: $(cat "$work/err")"
+	"$luafind" . -maxdepth 0 --nme foo 2>"$work/err" && fail "--nme succeeded"
+	grep -q "did you mean \`-name'" "$work/err" || fail "suggestion for --nme: $(cat "$work/err")"
 	"$luafind" --help | grep -q '^Usage: ' || fail "--help"
 	"$luafind" --version | grep -q '^luafind [0-9]' || fail "--version"
 	if [ -w /dev/full ]; then

@@ -20,6 +20,8 @@
 #   threads  two Lua states in two threads running luafind.find -printf
 #            '%u %g %F %p' print what one thread prints (run it in a
 #            -fsanitize=thread build to have ThreadSanitizer check it too)
+#   relocate an install moved elsewhere, and a DESTDIR-staged one, run
+#            --list-scripts, --run du and a --script requiring luafind
 #   cleanup  remove WORK, unless a step failed (each failing step leaves
 #            WORK/FAILED.STEP): then WORK is kept and named
 #
@@ -273,6 +275,39 @@ threads)
 	[ "$(wc -l <"$work/one")" -ge 240 ] || fail "one thread printed too little: $(wc -l <"$work/one")"
 	cmp -s "$work/one2" "$work/two2" || { diff "$work/one2" "$work/two2" | head; fail "two threads differ from one"; }
 	echo "ok: two Lua states in two threads print what one prints ($(wc -l <"$work/two") lines)"
+	;;
+relocate)
+	# An install moved elsewhere, and one staged with DESTDIR, find their Lua
+	# files and scripts beside the executable: --list-scripts, --run du and
+	# a --script that requires luafind work; no message names a chunk of
+	# luafind's own ([string "..."]).
+	r=$work/relocate
+	rm -rf "$r"
+	mkdir -p "$r"
+	tree "$r/t"
+	printf 'local lf = require "luafind"\nlocal n = 0\nfor e in lf.walk(...) do n = n + 1 end\nprint(n)\n' >"$r/count.lua"
+	cmake --install "$build" --prefix "$r/prefix" >"$r/install.log" || fail "install into $r/prefix"
+	mv "$r/prefix" "$r/moved"
+	DESTDIR=$r/stage cmake --install "$build" --prefix /usr/local >"$r/stage.log" || fail "DESTDIR install"
+	for exe in "$r/moved/bin/luafind" "$r/stage/usr/local/bin/luafind"; do
+		"$exe" --list-scripts >"$r/out" 2>"$r/err" || fail "$exe --list-scripts: $(cat "$r/err")"
+		grep -q '^du  *disk usage' "$r/out" || fail "$exe --list-scripts: $(cat "$r/out")"
+		"$exe" --run du --bytes --top 1 "$r/t" >"$r/out" 2>"$r/err" || fail "$exe --run du: $(cat "$r/err")"
+		[ "$(cut -f2 "$r/out")" = "$r/t" ] || fail "$exe --run du: $(cat "$r/out")"
+		grep -q '^du: 3 directories' "$r/err" || fail "$exe --run du: $(cat "$r/err")"
+		[ "$("$exe" --script "$r/count.lua" "$r/t" 2>"$r/err")" = 6 ] ||
+			fail "$exe --script with require \"luafind\": $(cat "$r/err")"
+	done
+	# Without the runner, the message says what is missing, and where it was
+	# looked for (beside the executable first), with no chunk name of ours.
+	rm "$r/moved/$lmoddir/luafind/runner.lua"
+	"$r/moved/bin/luafind" --run du "$r/t" >"$r/out" 2>"$r/err" && fail "--run without runner.lua succeeded"
+	grep -q "^luafind: --run: cannot load the script runner: module 'luafind.runner' not found" "$r/err" ||
+		fail "--run without runner.lua: $(cat "$r/err")"
+	grep -q "$r/moved/bin/../$lmoddir/luafind/runner.lua" "$r/err" || fail "not looked for beside the executable: $(cat "$r/err")"
+	grep -q '\[string ' "$r/err" && fail "a chunk name in a message: $(cat "$r/err")"
+	rm -rf "$r"
+	echo "ok: a moved and a DESTDIR-staged install run --list-scripts, --run du, --script"
 	;;
 cleanup)
 	if ls "$work"/FAILED.* >/dev/null 2>&1; then

@@ -54,8 +54,16 @@ do
   assert(ino.a and ino.a == ino.b)
   local ok, msg, err = lf.link(work .. "/a", work .. "/b")
   assert(ok == nil and msg == work .. "/b: File exists" and err == 17, msg)
-  ok, msg = lf.link(work .. "/none", work .. "/c")
-  assert(ok == nil and msg == work .. "/c: No such file or directory", msg)
+  -- The message names the path at fault, as ln(1) does: the missing target,
+  -- or the missing directory of path.
+  ok, msg, err = lf.link(work .. "/none", work .. "/c")
+  assert(ok == nil and msg == work .. "/none: No such file or directory" and err == 2, msg)
+  ok, msg = lf.link(work .. "/a", work .. "/none/c")
+  assert(ok == nil and msg == work .. "/none/c: No such file or directory", msg)
+  ok, msg = lf.link(work .. "/a/x", work .. "/c")
+  assert(ok == nil and msg == work .. "/a/x: Not a directory", msg)
+  ok, msg = lf.link(work, work .. "/c")      -- a directory: EPERM, about the target
+  assert(ok == nil and msg == work .. ": Operation not permitted", msg)
   T.raises("string expected, got no value", lf.link, work .. "/a")
 end
 

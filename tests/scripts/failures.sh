@@ -27,8 +27,25 @@ expect_status 1 "editor-junk with failures" $?
 grep -q "^luafind: editor-junk: $T/u: Permission denied$" err || fail "unreadable u: $(cat err)"
 [ -e "$T/ro/x~" ] && [ ! -e "$T/ro/sub/y~" ] && [ ! -e "$T/ok/z~" ] || fail "editor-junk removed the wrong files"
 printf '%s\n' "$T/ok/z~" "$T/ro/sub/y~" | cmp -s - "$(sort out >out.s; echo out.s)" || fail "printed: $(cat out)"
-grep -q "^editor-junk: removed 2 files, 0 directories, 0 bytes; some files could not be removed or read$" err ||
+grep -q "^editor-junk: removed 2 files, 0 directories, 0 bytes; 1 could not be removed, 1 read error$" err ||
 	fail "summary: $(cat err)"
+
+# A dry run removes nothing: its summary speaks of what could not be read
+# only (it said "some files could not be removed or read"); so do the
+# reports'.
+touch "$T/ok/z~"
+nodac "$luafind" --run editor-junk "$T" >out 2>err
+expect_status 1 "editor-junk dry run with an unreadable directory" $?
+grep -q "^editor-junk: would remove 2 files, 0 directories, 0 bytes; 1 read error (dry run: --apply removes them)$" err ||
+	fail "dry-run summary: $(cat err)"
+grep -q "removed" err && fail "dry-run summary speaks of removing: $(cat err)"
+for report in du big-files duplicates; do
+	nodac "$luafind" --run $report "$T" >out 2>err
+	expect_status 1 "$report with an unreadable directory" $?
+	grep -q "^$report: .*; 1 read error" err || fail "$report summary: $(cat err)"
+	grep -q "removed" err && fail "$report summary speaks of removing: $(cat err)"
+done
+rm -f "$T/ok/z~"
 
 # build-artifacts: the cache's contents go, the cache itself cannot: one
 # message for it.

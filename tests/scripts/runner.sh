@@ -1,7 +1,8 @@
 # The runner and the framework's options: --list-scripts (the eight, with
 # descriptions; user scripts marked and first); --help of each; --run of a
 # file; unknown scripts and options; missing PATHs; / refused with
-# --apply; a script's error and its exit status; -- before PATHs.
+# --apply; a script's error and its exit status; -- before PATHs; find's
+# options and --stats before --run and --script.
 . "$(dirname "$0")/lib.sh"
 
 bundled="big-files broken-links build-artifacts du duplicates editor-junk empty-dirs old-files"
@@ -77,6 +78,25 @@ check 2 "^luafind: editor-junk: refusing to work on '/': it is the root director
 check 2 "^luafind: empty-dirs: refusing to work on '/tmp/..': it is the root directory /$" --run empty-dirs /tmp/.. --apply
 check 2 "^luafind: duplicates: refusing to work on '//'" --run duplicates --apply //
 check 2 "^luafind: big-files: unknown option '--apply'" --run big-files --apply t
+# Options around --run (issue 12): a usage error exits 2, nothing is
+# silently ignored; --stats before --run prints the script's walk counters.
+check 2 "^luafind: --run needs a script name" --run
+check 2 "^luafind: did you mean 'build-artifacts'?$" --run build-artfacts t
+check 2 "^luafind: --list-scripts takes no arguments (got 'extra')" --list-scripts extra
+for opt in -L -H -O3 "-D stat"; do
+	# shellcheck disable=SC2086
+	check 2 "^luafind: ${opt% *} applies to find expressions, not to --run" $opt --run du t
+	[ -s out ] && fail "luafind $opt --run du printed: $(cat out)"
+	# shellcheck disable=SC2086
+	check 2 "^luafind: ${opt% *} applies to find expressions, not to --script" $opt --script ./my-junk.lua t
+done
+check 0 "^luafind: stats: entries=[1-9][0-9]* opens=[1-9]" --stats --run du t
+grep -q "^du: " err || fail "--stats --run du: no summary: $(cat err)"
+[ "$(head -n 1 out | cut -f2)" = "t" ] || fail "--stats --run du: $(cat out)"
+check 0 "^luafind: stats: entries=[1-9]" -P --stats --run du t
+printf 'local lf = require "luafind"\nfor e in lf.walk(...) do end\n' >walk.lua
+check 0 "^luafind: stats: entries=[1-9]" --stats --script walk.lua t
+
 printf 'error("boom")\n' >boom.lua
 check 1 "^luafind: ./boom.lua:1: boom$" --run ./boom.lua
 grep -q "traceback" err || fail "no traceback for a script error"

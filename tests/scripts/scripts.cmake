@@ -2,6 +2,8 @@
 # runner, and lf.remove_tree (issue 6), included from tests/CMakeLists.txt.
 #
 #   scripts.<name>     sh tests/scripts/<name>.sh LUAFIND WORKDIR
+#   scripts.chain      du and build-artifacts over the shared 100,000-level chain,
+#                      in memory and time linear in the depth
 #   scripts.remove_tree[_nodac]  luafind --script remove_tree.lua WORKDIR
 #
 # Each builds its trees in work/scripts_<name> under the build tree and
@@ -19,6 +21,13 @@ foreach(name runner editor-junk build-artifacts empty-dirs broken-links old-file
     COMMAND sh ${_lf_scripts_dir}/${name}.sh $<TARGET_FILE:luafind> ${_lf_scripts_work}/scripts_${name})
   set_tests_properties(scripts.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
 endforeach()
+
+# du and build-artifacts over the shared 100,000-level chain
+# (tests/CMakeLists.txt): memory and time linear in the depth.
+add_test(NAME scripts.chain
+  COMMAND sh ${_lf_scripts_dir}/chain.sh $<TARGET_FILE:luafind> ${_lf_scripts_work}/scripts_chain)
+set_tests_properties(scripts.chain PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  FIXTURES_REQUIRED chain ENVIRONMENT LUAFIND_TEST_CHAIN=${CHAIN})
 
 add_test(NAME scripts.remove_tree
   COMMAND $<TARGET_FILE:luafind> --script ${_lf_scripts_dir}/remove_tree.lua

@@ -2,7 +2,8 @@
 --
 -- One walk, each directory visited before and after its contents: a
 -- directory's total is complete on its post-order visit and is added to its
--- parent's there.  One stat per entry.
+-- parent's there.  One stat per entry; memory for the depth and the --top N
+-- kept, as the walk's own.
 
 local script = require "luafind.script"
 
@@ -35,32 +36,45 @@ local function usage(e)
   return (e.blocks or 0) * 512
 end
 
+-- Largest first, ties in path order.  An item is the directory's path as
+-- s:ref gives it (shared nodes: memory linear in the depth, where keeping
+-- every path would grow with its square) with its size; only the --top N
+-- largest are kept as the walk goes.
+local function before(a, b)
+  if a.size ~= b.size then return a.size > b.size end
+  return script.path(a.ref) < script.path(b.ref)
+end
+local top = script.top(n, before)
+
 local total = {}  -- total[d]: the running total of the open directory at depth d
-local dirs = {}   -- {path =, size =} of every directory, and of PATHs that are files
+local count = 0   -- directories (and PATHs that are files) reported on
 local grand = 0   -- the PATHs' totals
+local function offer(e, size)
+  count = count + 1
+  local bar = top:bar()
+  if not bar or size >= bar.size then
+    top:add{size = size, ref = s:ref(e)}
+  end
+end
 for e in s:walk("both") do
   local d = e.depth
   if e.type == "d" and e.visit == "pre" then
     total[d] = usage(e)
   elseif e.type == "d" then
-    dirs[#dirs + 1] = {path = e.path, size = total[d]}
+    offer(e, total[d])
     if d > 0 then total[d - 1] = total[d - 1] + total[d] else grand = grand + total[d] end
   elseif d == 0 then
-    dirs[#dirs + 1] = {path = e.path, size = usage(e)}
-    grand = grand + dirs[#dirs].size
+    local size = usage(e)
+    offer(e, size)
+    grand = grand + size
   else
     total[d - 1] = total[d - 1] + usage(e)
   end
 end
 
-table.sort(dirs, function(a, b)
-  if a.size ~= b.size then return a.size > b.size end
-  return a.path < b.path
-end)
-for i, dir in ipairs(dirs) do
-  if n > 0 and i > n then break end
+for _, dir in ipairs(top:sorted()) do
   local size = s.options.bytes and tostring(dir.size) or script.human(dir.size)
-  s:print(size .. "\t" .. dir.path)
+  s:print(size .. "\t" .. script.path(dir.ref))
 end
-s:note("%d directories, %s in all", #dirs, s:bytes_text(grand))
+s:note("%d directories, %s in all%s", count, s:bytes_text(grand), s:trouble())
 return s:finish()

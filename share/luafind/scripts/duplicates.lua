@@ -45,7 +45,7 @@ local function fnv1a(data)
 end
 
 local function prefix_hash(file)
-  local f, err = io.open(file.paths[1], "rb")
+  local f, err = io.open(script.path(file.paths[1]), "rb")
   if not f then return nil, err end
   local data = f:read(PREFIX) or ""
   f:close()
@@ -53,9 +53,9 @@ local function prefix_hash(file)
 end
 
 local function same_content(a, b)
-  local fa, err = io.open(a.paths[1], "rb")
+  local fa, err = io.open(script.path(a.paths[1]), "rb")
   if not fa then return nil, err end
-  local fb, err_b = io.open(b.paths[1], "rb")
+  local fb, err_b = io.open(script.path(b.paths[1]), "rb")
   if not fb then
     fa:close()
     return nil, err_b
@@ -70,16 +70,18 @@ local function same_content(a, b)
   return same
 end
 
--- 1. The walk: regular files by size, one record per inode.
+-- 1. The walk: regular files by size, one record per inode.  Paths are
+-- kept as s:ref makes them (memory linear in the depth, not in the length
+-- of every path), made strings only for the files of a group.
 local inodes, by_size = {}, {}
 for e in s:walk() do
   if e.type == "f" and (e.size or 0) > 0 and s:old_enough(e) then
     local id = e.dev .. ":" .. e.ino
     local file = inodes[id]
     if file then
-      file.paths[#file.paths + 1] = e.path
+      file.paths[#file.paths + 1] = s:ref(e)
     else
-      file = {size = e.size, dev = e.dev, ino = e.ino, mtime = e.mtime, paths = {e.path}}
+      file = {size = e.size, dev = e.dev, ino = e.ino, mtime = e.mtime, paths = {s:ref(e)}}
       inodes[id] = file
       local same = by_size[e.size] or {}
       same[#same + 1] = file
@@ -101,7 +103,7 @@ local function classify(candidates)
     local home
     for _, c in ipairs(classes) do
       local same, err = same_content(c[1], f)
-      if err then s:fail(err) end
+      if err then s:fail(err, "read") end
       if same then home = c break end
     end
     if home then home[#home + 1] = f else classes[#classes + 1] = {f} end
@@ -122,7 +124,7 @@ for _, same in pairs(by_size) do
         by_hash[h] = by_hash[h] or {}
         table.insert(by_hash[h], f)
       else
-        s:fail(err)
+        s:fail(err, "read")
       end
     end
     for _, candidates in pairs(by_hash) do
@@ -134,7 +136,10 @@ end
 -- Order: paths within a file, files by their first path (the first file is
 -- the one kept), groups by the space they waste, then by first path.
 for _, g in ipairs(groups) do
-  for _, f in ipairs(g) do table.sort(f.paths) end
+  for _, f in ipairs(g) do
+    for i, p in ipairs(f.paths) do f.paths[i] = script.path(p) end
+    table.sort(f.paths)
+  end
   table.sort(g, function(a, b) return a.paths[1] < b.paths[1] end)
   g.waste = g[1].size * (#g - 1)
 end
@@ -174,7 +179,7 @@ local function link(k, target, f, path)
     return false
   end
   local ok, err = script.replace_by_link(target, path)
-  if not ok then s:fail(err) end
+  if not ok then s:fail(err, "link") end
   return ok
 end
 
@@ -194,9 +199,10 @@ if s.options.apply then
 end
 
 if s.options.apply then
-  s:note("%d groups; replaced %d files by hard links, about %s freed", #groups, linked, s:bytes_text(freed))
+  s:note("%d groups; replaced %d files by hard links, about %s freed%s", #groups, linked,
+    s:bytes_text(freed), s:trouble())
 else
-  s:note("%d groups, %d duplicate files, %s to reclaim (dry run: --apply links them)",
-    #groups, dups, s:bytes_text(waste))
+  s:note("%d groups, %d duplicate files, %s to reclaim%s (dry run: --apply links them)",
+    #groups, dups, s:bytes_text(waste), s:trouble())
 end
 return s:finish()
