@@ -256,6 +256,10 @@ check_lua() {
 	# A syntax error is reported before the walk: nothing printed, status 1.
 	out=$("$luafind" "$t" -lua 'name ==' 2>"$work/err") && fail "a syntax error was accepted"
 	[ -z "$out" ] && grep -q -- '-lua' "$work/err" || fail "syntax error: output or message wrong"
+	# A misspelt field is an error before the walk, with a suggestion.
+	out=$("$luafind" "$t" -lua 'szie > 1' -delete 2>"$work/err") && fail "-lua 'szie > 1' was accepted"
+	[ -z "$out" ] && grep -q "unknown name 'szie' (did you mean 'size'?)" "$work/err" ||
+		fail "-lua 'szie > 1': $(cat "$work/err")"
 	# A runtime error stops at once: nothing deleted, status 1, path named.
 	"$luafind" "$t" -lua 'depth < 2 or nosuch.field' -delete 2>"$work/err" && fail "runtime error: status 0"
 	grep -q 'nosuch' "$work/err" || fail "runtime error: no message"
