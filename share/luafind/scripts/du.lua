@@ -8,6 +8,7 @@ local script = require "luafind.script"
 
 local s = script.new{
   older_than = false,
+  counted = "directories",
   options = {
     {"top", arg = "N", kind = "count", default = 20, help = "show the N largest directories, 0 all"},
     {"apparent-size", help = "count sizes (as ls -l), not the blocks in use"},
@@ -44,6 +45,7 @@ for e in s:walk("both") do
     total[d] = usage(e)
   elseif e.type == "d" then
     dirs[#dirs + 1] = {path = e.path, size = total[d]}
+    s.selected = s.selected + 1
     if d > 0 then total[d - 1] = total[d - 1] + total[d] else grand = grand + total[d] end
   elseif d == 0 then
     dirs[#dirs + 1] = {path = e.path, size = usage(e)}
