@@ -277,9 +277,8 @@ function Script:clear_progress()
   end
 end
 
--- Show a progress line, when one is due; text (and its format arguments)
--- are only formatted then.  path, if given, is shortened in the middle to
--- fit the terminal; the text is kept whole.
+-- Show fmt formatted on the progress line, when a drawing is due: the
+-- text (and its format arguments) are only formatted then.
 function Script:progress(fmt, ...)
   local bar = self.bar
   if not bar or not bar:due() then return end

@@ -33,8 +33,11 @@
 #include <lua.h>
 #endif
 
-/* The signals that end the program, after which the line must be gone. */
-static const int exit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+/*
+ * The signals that end the program, after which the line must be gone
+ * (SIGPIPE: `luafind -status / | head`).
+ */
+static const int exit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 #define NEXIT (sizeof(exit_signals) / sizeof(exit_signals[0]))
 
 /* The one status line of the process (see status.h: the executable's own). */

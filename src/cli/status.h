@@ -8,7 +8,7 @@
  * terminal, on standard error, at most about ten times a second; its width
  * and height come from TIOCGWINSZ (then $COLUMNS and $LINES), re-read on
  * SIGWINCH.  Erasing it restores the whole screen as scrolling region: at
- * the end of the run, at exit(), and on SIGINT, SIGTERM, SIGHUP and SIGQUIT,
+ * the end of the run, at exit(), and on SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE,
  * whose handlers erase it and then die of the signal as before.  One
  * terminal, one line: the state is the executable's own (process-global,
  * which the libraries below must not be), and at most one line is open.

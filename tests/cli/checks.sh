@@ -539,6 +539,11 @@ check_status() {
 		events out >ev
 		grep -q '^draw' ev && [ "$(tail -1 ev)" = reset ] || fail "-status, SIG${sig%:*}: not erased: $(cat ev)"
 	done
+	# SIGPIPE (the reader went away) mid-walk: erased too.
+	rc=0
+	pty out 50 10 -- sh -c "'$luafind' t -status -printf '%-2000p\\n' | head -c 1" || rc=$?
+	events out >ev
+	grep -q '^draw' ev && [ "$(grep -v output ev | tail -1)" = reset ] || fail "-status, SIGPIPE: not erased: $(cat ev)"
 	# Standard error not a terminal: nothing written there, nothing drawn.
 	pty out 50 10 -- sh -c "'$luafind' t -status 2>err" || fail "-status 2>file: exit status $?"
 	[ ! -s err ] || fail "-status wrote to a file: $(od -c err | head -3)"

@@ -39,6 +39,9 @@ def main():
     pid, fd = pty.fork()
     if pid == 0:
         try:
+            # Python ignores SIGPIPE and SIGXFSZ, which exec would keep.
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+            signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
             os.execvp(argv[0], argv)
         finally:
             os._exit(127)

@@ -21,7 +21,7 @@ ANSI = re.compile(rb"\x1b(\[[0-9;?]*[ -/]*[@-~]|[()][0-9A-Za-z]|[=>78DME])")
 
 def read_for(fd, seconds, until=None):
     """What fd gives within seconds, stopping once it has been quiet for
-    0.3 s after some output (or after until appeared)."""
+    0.5 s after some output (or after until appeared)."""
     out = b""
     deadline = time.monotonic() + seconds
     end = deadline
@@ -36,7 +36,7 @@ def read_for(fd, seconds, until=None):
                 break
             out += chunk
             if until is None or until in out:
-                end = min(deadline, time.monotonic() + 0.3)
+                end = min(deadline, time.monotonic() + 0.5)
     return out
 
 
