@@ -194,11 +194,13 @@ static void at_exit(void)
 
 /*
  * Open the line, drawn no sooner than @delay seconds from now.
- * @return 0, or -1 if standard error is not a terminal or a line is open
+ * @return 0, or -1 if standard error is not a terminal (or a dumb one, which
+ *         has no scrolling region) or a line is open
  */
 static int status_open(double delay)
 {
-	if (bar.open || !isatty(STDERR_FILENO)) {
+	const char *term = getenv("TERM");
+	if (bar.open || !isatty(STDERR_FILENO) || !term || !*term || strcmp(term, "dumb") == 0) {
 		return -1;
 	}
 	const char *c = getenv("COLUMNS"), *l = getenv("LINES");

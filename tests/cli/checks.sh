@@ -549,6 +549,8 @@ check_status() {
 	[ ! -s err ] || fail "-status wrote to a file: $(od -c err | head -3)"
 	! grep -q "$(printf '\033')" out || fail "-status drew with standard error a file"
 	"$luafind" t -status 2>&1 | grep -q "$(printf '\033')" && fail "-status drew into a pipe"
+	pty out 50 10 -- env TERM=dumb "$luafind" t -status >/dev/null || fail "-status, TERM=dumb: exit status $?"
+	! grep -q "$(printf '\033')" out || fail "-status drew on a dumb terminal"
 	# The scripts' line (LUAFIND_PROGRESS=always: from the start): the
 	# script's name and counters kept whole, the path shortened in the middle,
 	# du's real count; erased at the end.

@@ -4,8 +4,8 @@
     pty_run.py OUT COLS ROWS [AT:ACTION]... -- COMMAND [ARG...]
 
 The command's standard input, output and error are the terminal (redirect
-inside COMMAND, e.g. with sh -c, to make one of them something else), whose
-size is COLS x ROWS from the start.  Each AT:ACTION happens AT seconds after
+inside COMMAND, e.g. with sh -c, to make one of them something else), an
+xterm ($TERM) of COLS x ROWS from the start.  Each AT:ACTION happens AT seconds after
 the start: "int" and "term" send SIGINT or SIGTERM to the command, "C,R"
 resizes the terminal (the kernel sends SIGWINCH).  Everything the command
 wrote goes to OUT, raw; the exit status is the command's, or 128 + N when
@@ -42,6 +42,7 @@ def main():
             # Python ignores SIGPIPE and SIGXFSZ, which exec would keep.
             signal.signal(signal.SIGPIPE, signal.SIG_DFL)
             signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+            os.environ["TERM"] = "xterm"
             os.execvp(argv[0], argv)
         finally:
             os._exit(127)
