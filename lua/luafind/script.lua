@@ -20,8 +20,8 @@
 
 local lf = require "luafind"
 local _G = _G
-local error, getmetatable, ipairs, setmetatable, tonumber, tostring, type =
-  error, getmetatable, ipairs, setmetatable, tonumber, tostring, type
+local error, getmetatable, ipairs, pcall, require, setmetatable, tonumber, tostring, type =
+  error, getmetatable, ipairs, pcall, require, setmetatable, tonumber, tostring, type
 local io_open, stderr, stdout = io.open, io.stderr, io.stdout
 local getenv, os_exit, os_remove, os_rename, os_time =
   os.getenv, os.exit, os.remove, os.rename, os.time
@@ -264,49 +264,42 @@ end
 -- Output: records on standard output, messages and progress on standard
 -- error.
 
--- Whether standard error is a terminal (the Lua libraries cannot ask
--- isatty(3); /proc/self/fd/2 names the device).
-local function stderr_is_tty()
-  local target
-  for e in lf.walk{"/proc/self/fd/2", maxdepth = 0, errors = "skip"} do
-    target = e.type == "l" and e:readlink()
-  end
-  return target and (target:match("^/dev/pts/%d+$") or target:match("^/dev/tty")) and true or false
-end
+-- The progress line is luafind(1)'s status line (luafind.status, which
+-- only the executable has: it alone can erase the line when a signal ends
+-- the program): the terminal's last row, outside the scrolling region, so
+-- output and messages scroll above it.  Shown on a terminal only, about a
+-- second after the start, redrawn at most ten times a second.
 
+-- Erase the progress line (the end of the script does it).
 function Script:clear_progress()
-  if self.progress_shown then
-    stderr:write("\r\27[K")
-    self.progress_shown = false
+  if self.bar then
+    self.bar:close()
+    self.bar = nil
   end
 end
 
--- Show a progress line, at most once a second and only after the first
--- second; text (and its format arguments) are only formatted when shown.
+-- Show fmt formatted on the progress line, when a drawing is due: the
+-- text (and its format arguments) are only formatted then.
 function Script:progress(fmt, ...)
-  if not self.progress_on then return end
-  local now = os_time()
-  if now == self.progress_last or now - self.started < 2 then return end
-  self.progress_last = now
-  local text = format(fmt, ...):gsub("%c", "?")
-  if #text > self.width then text = "..." .. text:sub(-(self.width - 3)) end
-  stderr:write("\r", text, "\27[K")
-  self.progress_shown = true
+  local bar = self.bar
+  if not bar or not bar:due() then return end
+  bar:draw(format(fmt, ...))
 end
 
--- Called for every entry a walk returns: cheap, the clock is read every
--- 1024 entries.
+-- Called for every entry a walk returns: cheap, the line is asked whether
+-- it is due every 64 entries.
 function Script:tick(e)
   local n = self.seen + 1
   self.seen = n
-  if n & 1023 == 0 and self.progress_on then
-    self:progress("%s: %d entries, %d selected: %s", self.name, n, self.files + self.dirs, e.path)
+  local bar = self.bar
+  if n & 63 == 0 and bar and bar:due() then
+    bar:draw(format("%s: %d entries, %d %s: ", self.name, n, self.selected, self.spec.counted or "selected"),
+      e.path)
   end
 end
 
 -- A message on standard error: "luafind: NAME: text".
 function Script:warn(fmt, ...)
-  self:clear_progress()
   stdout:flush()
   stderr:write("luafind: ", self.name, ": ", format(fmt, ...), "\n")
 end
@@ -340,7 +333,6 @@ end
 -- One output record: text, then the note unless -0 (which makes the output
 -- of a cleanup a list of paths, for xargs -0).
 function Script:print(text, note)
-  self:clear_progress()
   if self.options["0"] then
     stdout:write(text, "\0")
   elseif note then
@@ -352,7 +344,6 @@ end
 
 -- A summary line on standard error.
 function Script:note(fmt, ...)
-  self:clear_progress()
   stdout:flush()
   stderr:write(self.name, ": ", format(fmt, ...), "\n")
 end
@@ -558,7 +549,10 @@ function Script:remove(e, top, note)
   else
     self.dirs = self.dirs + 1
   end
-  if top then self:print(e.path, note) end
+  if top then
+    self.selected = self.selected + 1
+    self:print(e.path, note)
+  end
   return true
 end
 
@@ -689,6 +683,9 @@ end
 --   spec.options     the script's own options, as {"name", arg = "N",
 --                    kind = "count"|"age"|"list"|nil, default =, help =};
 --                    their values are in s.options.name (- becomes _)
+--   spec.counted     what s.selected counts, for the progress line
+--                    (default "selected": the entries clean() selects; a
+--                    report adds to s.selected itself)
 -- --help prints the usage and ends the script (status 0); a usage error
 -- ends it with status 2.  A PATH that cannot be reached is a usage error,
 -- and so is a PATH that is / when --apply is given.
@@ -699,8 +696,8 @@ function M.new(spec)
   local self = setmetatable({
     spec = spec, name = name, path = path, description = M.describe(path, name),
     options = {}, roots = {}, status = 0,
-    files = 0, dirs = 0, bytes = 0, seen = 0, errors = {},
-    started = os_time(), root_dev = {},
+    files = 0, dirs = 0, bytes = 0, seen = 0, selected = 0, errors = {},
+    root_dev = {},
   }, Script)
   local args = {}
   for i = 1, #arg do args[i] = arg[i] end
@@ -728,9 +725,11 @@ function M.new(spec)
     end
   end
 
+  local has_status, status = pcall(require, "luafind.status")
   local mode = getenv("LUAFIND_PROGRESS")
-  self.progress_on = mode == "always" or (mode ~= "never" and stderr_is_tty())
-  self.width = (tonumber(getenv("COLUMNS") or "") or 80) - 1
+  if has_status and mode ~= "never" then
+    self.bar = status.open(mode == "always" and 0 or 1) or nil
+  end
   return self
 end
 

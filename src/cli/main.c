@@ -26,6 +26,7 @@
  *   src/cli/        the executable
  *     main.c          this file: standard streams, parse, run, exit status
  *     prim_lua.c      -lua and --script (registered below)
+ *     status.c        the status line: -status, the scripts' progress line
  *
  * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
  * that could not be read, a write error); 2 for a usage error in luafind's
@@ -38,6 +39,7 @@
 #include "parse.h"
 #include "prim_lua.h"
 #include "run.h"
+#include "status.h"
 #include "walk.h"
 
 #include <errno.h>
@@ -94,6 +96,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "\n"
 	       "Options: -depth -maxdepth N -mindepth N -xdev -mount -follow -noleaf -warn -nowarn\n"
 	       "         -daystart -regextype TYPE -ignore_readdir_race -noignore_readdir_race\n"
+	       "         -status (a status line on a terminal: entries, rate, directories left)\n"
 	       "         -files0-from FILE (the paths, NUL-separated; - for standard input)\n"
 	       "         -gitignore (skip what git would ignore)\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
@@ -336,7 +339,9 @@ static int run(struct lf_cmdline *cmd, bool stats)
 		lf_out_close(&out);
 		return 1;
 	}
+	lf_cli_status_begin(&r); /* -status */
 	int status = lf_run_roots(&r, NULL, 0);
+	lf_cli_status_end(&r);
 	lf_run_free(&r);
 	if (stats) {
 		print_stats(ctx, &r.total, r.entries);
@@ -370,7 +375,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	struct lf_ctx *ctx = lf_ctx_new();
-	if (!ctx || lf_prims_lua_add(ctx) != 0) { /* -lua: this executable's own */
+	if (!ctx || lf_prims_lua_add(ctx) != 0 || lf_cli_status_add(ctx) != 0) { /* -lua, -status: its own */
 		fprintf(stderr, "luafind: %s\n", strerror(errno));
 		lf_ctx_free(ctx);
 		return 1;

@@ -19,6 +19,7 @@
 #include "expr.h"
 #include "parse.h"
 #include "primary.h"
+#include "status.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,6 +47,9 @@ static lua_State *get_state(struct lf_ctx *ctx)
 {
 	if (!cli_lua) {
 		cli_lua = lf_lua_new(ctx);
+		if (cli_lua) {
+			lf_cli_status_preload(cli_lua); /* the scripts' progress line */
+		}
 	}
 	return cli_lua;
 }

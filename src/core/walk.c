@@ -169,6 +169,12 @@ const struct lf_counters *lf_walk_counters(const struct lf_walk *w)
 	return &w->counters;
 }
 
+size_t lf_walk_dirs_left(const struct lf_walk *w)
+{
+	size_t n = w->pend_active && !w->pruned;
+	return n + (w->opts.order == LF_ORDER_BREADTH ? lf_bfs_dirs_left(w) : lf_dfs_dirs_left(w));
+}
+
 bool lf_walk_had_error(const struct lf_walk *w)
 {
 	return w->had_error;

@@ -284,6 +284,15 @@ int lf_entry_delete(struct lf_entry *e);
 const struct lf_counters *lf_walk_counters(const struct lf_walk *w);
 
 /**
+ * How many directories @w has seen but not read yet: the directory records
+ * (d_type DT_DIR) still to visit in the directories being read, and the
+ * queued ones of a breadth-first walk.  For progress displays: it scans
+ * the records, so call it a few times a second, not per entry.  Roots not
+ * reached yet and records of unknown type are not counted.
+ */
+size_t lf_walk_dirs_left(const struct lf_walk *w);
+
+/**
  * Whether any LF_VISIT_ERROR entry has been returned so far.
  */
 bool lf_walk_had_error(const struct lf_walk *w);

@@ -319,6 +319,22 @@ static void finish_current(struct lf_walk *w)
 	release(w, cur);
 }
 
+size_t lf_bfs_dirs_left(const struct lf_walk *w)
+{
+	const struct bfs_state *s = w->bfs;
+	size_t n = 0;
+	if (!s) {
+		return 0;
+	}
+	for (const struct bnode *q = s->qhead; q; q = q->qnext) {
+		n++;
+	}
+	if (s->cur) {
+		n += lf_walk_count_dirs(w, s->cur_off, s->end, s->sorted);
+	}
+	return n;
+}
+
 /* Open and read the next queued directory.  1: error entry ready. */
 static int start_next_dir(struct lf_walk *w)
 {

@@ -493,6 +493,24 @@ bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop)
 	return !keep_out;
 }
 
+/* The directory records among the records [cur, end) of the arena. */
+size_t lf_walk_count_dirs(const struct lf_walk *w, size_t cur, size_t end, bool sorted)
+{
+	size_t n = 0;
+	while (cur < end) {
+		const struct lf_dirent *d;
+		if (sorted) {
+			d = (const struct lf_dirent *)(w->arena + *(const size_t *)(w->arena + cur));
+			cur += sizeof(size_t);
+		} else {
+			d = (const struct lf_dirent *)(w->arena + cur);
+			cur += d->d_reclen;
+		}
+		n += d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name);
+	}
+	return n;
+}
+
 /*
  * The current entry, a directory, is to be read on the next call unless it
  * is pruned first; w->pend.read_it and w->pend's identity are set already.

@@ -104,6 +104,16 @@ static void consume_record(struct lf_walk *w, struct lf_frame *f)
 	}
 }
 
+size_t lf_dfs_dirs_left(const struct lf_walk *w)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < w->nframes; i++) {
+		const struct lf_frame *f = &w->frames[i];
+		n += lf_walk_count_dirs(w, f->cur, f->end, f->flags & F_SORTED);
+	}
+	return n;
+}
+
 /* ---- loop detection (LF_LOGICAL) ---------------------------------------- */
 
 static size_t id_hash(uint64_t dev, uint64_t ino, size_t nbuckets)

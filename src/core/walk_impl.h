@@ -162,16 +162,19 @@ void lf_walk_pend_dir(struct lf_walk *w);
 /* LF_WALK_GITIGNORE: the scope of a directory just read (see walk_common.c). */
 int lf_walk_gi_enter(struct lf_walk *w, int fd, size_t start, size_t end, bool sorted, struct lf_gi_scope *inherited,
 		     bool excluded, const struct lf_parent *dir, struct lf_gi_scope **scope);
+size_t lf_walk_count_dirs(const struct lf_walk *w, size_t cur, size_t end, bool sorted);
 int lf_walk_stat_root(struct lf_walk *w);
 
 /* Depth-first engine (walk_dfs.c). */
 int lf_dfs_next(struct lf_walk *w, struct lf_entry **ent); /* as lf_walk_next() */
 int lf_dfs_evict(struct lf_walk *w);
+size_t lf_dfs_dirs_left(const struct lf_walk *w);
 void lf_dfs_free(struct lf_walk *w); /* closes its frames' fds */
 
 /* Breadth-first engine (walk_bfs.c). */
 int lf_bfs_next(struct lf_walk *w, struct lf_entry **ent); /* as lf_walk_next() */
 int lf_bfs_evict(struct lf_walk *w);
+size_t lf_bfs_dirs_left(const struct lf_walk *w);
 void lf_bfs_free(struct lf_walk *w);
 
 #pragma GCC visibility pop

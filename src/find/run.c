@@ -140,6 +140,10 @@ static int walk_roots(struct lf_run *r, const char *const *roots, size_t nroots)
 	int n;
 	while ((n = lf_walk_next(w, &e)) > 0) {
 		run_entry(r, w, e);
+		if (r->progress && --r->progress_left == 0) {
+			r->progress_left = r->progress_every;
+			r->progress(r, w, e);
+		}
 		if (lf_run_must_stop(r)) {
 			break;
 		}

@@ -27,6 +27,16 @@ struct lf_run {
 	uint64_t entries;       /**< entries the walks returned */
 	struct lf_counters total; /**< of the walks lf_run_roots() made */
 	bool report_errors;     /**< report error entries (lf_run_entry) */
+	/**
+	 * A progress display (the CLI's -status line), or NULL: lf_run_roots()
+	 * calls it after every progress_every-th entry, with the entry just
+	 * evaluated.  The count is the host's to tune (the call may change
+	 * progress_every); a walk without it pays one test per entry.
+	 */
+	void (*progress)(struct lf_run *r, struct lf_walk *w, const struct lf_entry *e);
+	void *progress_arg;
+	unsigned progress_every; /**< at least 1 when progress is set */
+	unsigned progress_left;  /**< entries until the next call */
 };
 
 /**

@@ -249,9 +249,278 @@ static const char *error_text(lua_State *L)
 	return msg ? strip_chunkname(msg) : "(error object is not a string)";
 }
 
+/* ---- free names of -lua expressions ------------------------------------ */
+
+/*
+ * Edit distance with adjacent transpositions (optimal string alignment), so
+ * "szie" is one step from "size"; SIZE_MAX for long names.
+ */
+static size_t name_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	if (la > 32 || lb > 32) {
+		return SIZE_MAX;
+	}
+	size_t d[33][33];
+	for (size_t i = 0; i <= la; i++) {
+		d[i][0] = i;
+	}
+	for (size_t j = 0; j <= lb; j++) {
+		d[0][j] = j;
+	}
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best) {
+				best = d[i - 1][j] + 1;
+			}
+			if (d[i][j - 1] + 1 < best) {
+				best = d[i][j - 1] + 1;
+			}
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best) {
+				best = d[i - 2][j - 2] + 1;
+			}
+			d[i][j] = best;
+		}
+	}
+	return d[la][lb];
+}
+
+/* The closest string key of table @t to @name, or NULL: at most 2 edits away. */
+static const char *closest_key(lua_State *L, int t, const char *name, const char *best, size_t *best_d)
+{
+	size_t len = strlen(name);
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		lua_pop(L, 1);
+		if (lua_type(L, -1) == LUA_TSTRING) {
+			size_t klen;
+			const char *k = lua_tolstring(L, -1, &klen);
+			size_t d = name_distance(name, len, k, klen);
+			if (d < *best_d && d <= 2 && d < len && k[0] != '_') {
+				*best_d = d;
+				best = k; /* a key of t, which outlives the call */
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * Raise "unknown name 'NAME'", with the closest field, helper or global as a
+ * suggestion.  @fields, @helpers and @globals are stack indices.
+ */
+static int unknown_name(lua_State *L, const char *name, int fields, int helpers, int globals)
+{
+	size_t d = SIZE_MAX;
+	const char *best = closest_key(L, fields, name, NULL, &d);
+	best = closest_key(L, helpers, name, best, &d);
+	best = closest_key(L, globals, name, best, &d);
+	if (best) {
+		return luaL_error(L, "unknown name '%s' (did you mean '%s'?)", name, best);
+	}
+	return luaL_error(L, "unknown name '%s' (not an entry field, a helper or a global: see luafind-lua(3))", name);
+}
+
+/* A token of a -lua expression. */
+enum tok { T_END, T_NAME, T_OTHER, T_DOT, T_COLON, T_DCOLON, T_ASSIGN, T_LPAREN, T_RPAREN, T_COMMA, T_LT, T_GT };
+
+struct lexer {
+	const char *p;
+	const char *name; /* T_NAME */
+	size_t len;
+};
+
+static bool is_name_start(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_name_char(char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+/* The level of a long bracket at @p ("[[", "[==["), or -1. */
+static int long_bracket(const char *p)
+{
+	if (*p != '[') {
+		return -1;
+	}
+	int level = 0;
+	while (p[1 + level] == '=') {
+		level++;
+	}
+	return p[1 + level] == '[' ? level : -1;
+}
+
+/* Skip a long string or comment of @level opened at @p. */
+static const char *skip_long(const char *p, int level)
+{
+	p += level + 2;
+	for (; *p; p++) {
+		if (*p == ']') {
+			int n = 0;
+			while (p[1 + n] == '=') {
+				n++;
+			}
+			if (n == level && p[1 + n] == ']') {
+				return p + n + 2;
+			}
+		}
+	}
+	return p;
+}
+
+/* The next token (Lua 5.4's lexer, as much of it as finding names needs). */
+static enum tok next_token(struct lexer *lx)
+{
+	const char *p = lx->p;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f' || *p == '\v') {
+			p++;
+		}
+		if (p[0] == '-' && p[1] == '-') {
+			int level = long_bracket(p + 2);
+			if (level >= 0) {
+				p = skip_long(p + 2, level);
+			} else {
+				p += strcspn(p, "\n");
+			}
+			continue;
+		}
+		break;
+	}
+	enum tok t = T_OTHER;
+	if (!*p) {
+		t = T_END;
+	} else if (is_name_start(*p)) {
+		lx->name = p;
+		while (is_name_char(*p)) {
+			p++;
+		}
+		lx->len = (size_t)(p - lx->name);
+		t = T_NAME;
+	} else if ((*p >= '0' && *p <= '9') || (p[0] == '.' && p[1] >= '0' && p[1] <= '9')) {
+		while (is_name_char(*p) || *p == '.' ||
+		       ((*p == '+' || *p == '-') && strchr("eEpP", p[-1]))) {
+			p++;
+		}
+	} else if (*p == '"' || *p == '\'') {
+		char q = *p++;
+		while (*p && *p != q) {
+			p += (*p == '\\' && p[1]) ? 2 : 1;
+		}
+		p += *p != '\0';
+	} else if (long_bracket(p) >= 0) {
+		p = skip_long(p, long_bracket(p));
+	} else if (p[0] == '.') {
+		size_t n = strspn(p, ".");
+		n = n > 3 ? 3 : n;
+		t = n == 1 ? T_DOT : T_OTHER;
+		p += n;
+	} else if (p[0] == ':') {
+		t = p[1] == ':' ? T_DCOLON : T_COLON;
+		p += p[1] == ':' ? 2 : 1;
+	} else if (p[0] == '=' || p[0] == '~' || p[0] == '<' || p[0] == '>' || p[0] == '/') {
+		if (p[1] == '=' || (p[0] == p[1] && p[0] != '~')) {
+			p += 2;
+		} else {
+			t = p[0] == '=' ? T_ASSIGN : p[0] == '<' ? T_LT : p[0] == '>' ? T_GT : T_OTHER;
+			p++;
+		}
+	} else {
+		t = *p == '(' ? T_LPAREN : *p == ')' ? T_RPAREN : *p == ',' ? T_COMMA : T_OTHER;
+		p++;
+	}
+	lx->p = p;
+	return t;
+}
+
+static bool name_is(const struct lexer *lx, const char *s)
+{
+	return strlen(s) == lx->len && memcmp(lx->name, s, lx->len) == 0;
+}
+
+static bool is_keyword(const struct lexer *lx)
+{
+	static const char *const words[] = {"and", "break", "do", "else", "elseif", "end", "false",
+					    "for", "function", "goto", "if", "in", "local", "nil",
+					    "not", "or", "repeat", "return", "then", "true", "until",
+					    "while"};
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (name_is(lx, words[i])) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Fill table @bound with the names the expression declares or assigns
+ * anywhere (locals, parameters, loop variables, assignments, table keys,
+ * labels), and table @used with the names it reads from _ENV: names not
+ * after "." or ":" and not keywords.  Scopes are not tracked: a name
+ * bound anywhere is never reported, so a name is only reported when no
+ * reading of the expression can make it anything but a free variable.
+ */
+static void scan_names(lua_State *L, const char *expr, int bound, int used)
+{
+	struct lexer lx = {expr, NULL, 0};
+	enum tok prev = T_OTHER;
+	enum { D_NONE, D_LOCAL, D_PARAMS, D_FOR } decl = D_NONE;
+	int depth = 0; /* parentheses inside a declaration */
+	for (enum tok t = next_token(&lx); t != T_END; prev = t, t = next_token(&lx)) {
+		if (t == T_NAME && is_keyword(&lx)) {
+			if (name_is(&lx, "local")) {
+				decl = D_LOCAL;
+			} else if (name_is(&lx, "for")) {
+				decl = D_FOR;
+			} else if (name_is(&lx, "function")) {
+				decl = D_PARAMS;
+				depth = 0;
+			} else if (name_is(&lx, "goto")) {
+				decl = D_LOCAL; /* its label */
+			} else if (decl == D_FOR && name_is(&lx, "in")) {
+				decl = D_NONE;
+			}
+			t = T_OTHER;
+			continue;
+		}
+		if (decl == D_PARAMS) {
+			if (t == T_LPAREN) {
+				depth++;
+			} else if (t == T_RPAREN && --depth <= 0) {
+				decl = D_NONE;
+			}
+		} else if (decl != D_NONE && t != T_NAME && t != T_COMMA && t != T_LT && t != T_GT) {
+			decl = D_NONE; /* "local a, b <const> =": the list ended */
+		}
+		if (t != T_NAME) {
+			continue;
+		}
+		const char *start = lx.name;
+		size_t len = lx.len;
+		bool declared = decl != D_NONE || prev == T_DCOLON;
+		struct lexer peek = lx;
+		enum tok after = next_token(&peek);
+		if (after == T_ASSIGN || after == T_DCOLON) {
+			declared = true;
+		}
+		if (declared) {
+			lua_pushlstring(L, start, len);
+			lua_pushboolean(L, 1);
+			lua_rawset(L, bound);
+		} else if (prev != T_DOT && prev != T_COLON && !(len == 4 && memcmp(start, "_ENV", 4) == 0)) {
+			lua_pushlstring(L, start, len);
+			lua_pushboolean(L, 1);
+			lua_rawset(L, used);
+		}
+	}
+}
+
 /*
  * _ENV's __index.  Upvalues: 1 the field ids, 2 the helpers, 3 the globals,
- * 4 the walker userdata.
+ * 4 the walker userdata, 5 the names the expression binds itself.
  */
 static int env_index(lua_State *L)
 {
@@ -274,7 +543,15 @@ static int env_index(lua_State *L)
 		return 1;
 	}
 	lua_pushvalue(L, 2);
-	lua_gettable(L, lua_upvalueindex(3));
+	if (lua_gettable(L, lua_upvalueindex(3)) == LUA_TNIL && lua_type(L, 2) == LUA_TSTRING) {
+		/* Not a misspelt field silently nil (and false): an error. */
+		lua_pushvalue(L, 2);
+		if (lua_rawget(L, lua_upvalueindex(5)) == LUA_TNIL) {
+			return unknown_name(L, lua_tostring(L, 2), lua_upvalueindex(1), lua_upvalueindex(2),
+					    lua_upvalueindex(3));
+		}
+		lua_pop(L, 1);
+	}
 	return 1;
 }
 
@@ -331,12 +608,21 @@ static int compile_protected(lua_State *L)
 
 	lua_newtable(L); /* _ENV */
 	int env = lua_gettop(L);
+	lua_newtable(L);
+	int bound = lua_gettop(L);
+	lua_newtable(L);
+	int used = lua_gettop(L);
+	lfb_push_field_ids(L);
+	int fields = lua_gettop(L);
+	lua_pushglobaltable(L);
+	int globals = lua_gettop(L);
 	lua_createtable(L, 0, 1);
 	lfb_push_field_ids(L);
 	lua_pushvalue(L, helpers);
 	lua_pushglobaltable(L);
 	lua_pushvalue(L, walk);
-	lua_pushcclosure(L, env_index, 4);
+	lua_pushvalue(L, bound);
+	lua_pushcclosure(L, env_index, 5);
 	lua_setfield(L, -2, "__index");
 	lua_setmetatable(L, env);
 
@@ -359,6 +645,30 @@ static int compile_protected(lua_State *L)
 		if (!paren) {
 			lua_pop(L, 1);
 		}
+	}
+	/*
+	 * Every name the expression reads from _ENV must be a field, a helper
+	 * or a global: a misspelt one is reported now, before the walk (and
+	 * env_index raises for one this scan cannot see, such as _ENV[k]).
+	 */
+	scan_names(L, lua_tostring(L, 2), bound, used);
+	lua_pushnil(L);
+	while (lua_next(L, used)) {
+		lua_pop(L, 1);
+		lua_pushvalue(L, -1);
+		if (lua_rawget(L, bound) == LUA_TNIL) {
+			lua_pushvalue(L, -2);
+			bool known = lua_rawget(L, fields) != LUA_TNIL;
+			lua_pushvalue(L, -3);
+			known |= lua_rawget(L, helpers) != LUA_TNIL;
+			lua_pushvalue(L, -4);
+			known |= lua_gettable(L, globals) != LUA_TNIL;
+			if (!known) {
+				return unknown_name(L, lua_tostring(L, -5), fields, helpers, globals);
+			}
+			lua_pop(L, 3);
+		}
+		lua_pop(L, 1);
 	}
 	lua_pushvalue(L, env);
 	lua_setupvalue(L, -2, 1);

@@ -261,6 +261,10 @@ check_lua() {
 	# A syntax error is reported before the walk: nothing printed, status 1.
 	out=$("$luafind" "$t" -lua 'name ==' 2>"$work/err") && fail "a syntax error was accepted"
 	[ -z "$out" ] && grep -q -- '-lua' "$work/err" || fail "syntax error: output or message wrong"
+	# A misspelt field is an error before the walk, with a suggestion.
+	out=$("$luafind" "$t" -lua 'szie > 1' -delete 2>"$work/err") && fail "-lua 'szie > 1' was accepted"
+	[ -z "$out" ] && grep -q "unknown name 'szie' (did you mean 'size'?)" "$work/err" ||
+		fail "-lua 'szie > 1': $(cat "$work/err")"
 	# A runtime error stops at once: nothing deleted, status 1, path named.
 	"$luafind" "$t" -lua 'depth < 2 or nosuch.field' -delete 2>"$work/err" && fail "runtime error: status 0"
 	grep -q 'nosuch' "$work/err" || fail "runtime error: no message"
@@ -495,6 +499,74 @@ check_printf_bounds() {
 	out=$("$luafind" "$work/p" -printf '%4096d|%.4096p|%-4096.4096S|') || fail "4096: refused"
 	[ ${#out} -eq $((4096 + 1 + ${#work} + 2 + 1 + 4096 + 1)) ] || fail "4096: ${#out} bytes"
 	echo "ok: -printf widths and precisions above 4096 refused"
+}
+
+# -status and the scripts' progress line on a pseudo-terminal: drawn on the
+# last row (outside the scrolling region), within the terminal's width
+# (TIOCGWINSZ, not $COLUMNS), resized on SIGWINCH, erased at the end and on
+# SIGINT and SIGTERM; never written when standard error is not a terminal.
+check_status() {
+	need_cmd python3 "a pseudo-terminal (python3's pty module)"
+	here=$(cd "$(dirname "$0")" && pwd)
+	pty() { python3 "$here/pty_run.py" "$@"; }
+	events() { python3 "$here/status_events.py" "$1"; }
+	cd "$work"
+	rm -rf t && mkdir t
+	for f in a b c d e f; do : >"t/$f"; done
+	i=0
+	while [ $i -lt 100 ]; do
+		mkdir -p "t/directory-number-$i/sub" && : >"t/directory-number-$i/f" && : >"t/directory-number-$i/sub/g"
+		i=$((i + 1))
+	done
+	# Drawn from the first entry, on row 10 of 10, at most 49 columns of 50
+	# (COLUMNS says otherwise: the terminal's size wins); erased at the end,
+	# after which the output is complete.
+	COLUMNS=200 pty out 50 10 -- "$luafind" t -status -name 'f' >/dev/null || fail "-status: exit status $?"
+	events out >ev
+	[ "$(sed -n 1p ev)" = "region 9" ] || fail "-status: no scrolling region first: $(head -3 ev)"
+	grep -q '^draw 10 [0-9]* 1 entries, [0-9]*/s, 1 dirs left: t$' ev || fail "-status: first line: $(head -3 ev)"
+	awk '$1 == "draw" && $3 > 49 { exit 1 }' ev || fail "-status: a line wider than 49 columns: $(grep draw ev)"
+	[ "$(grep -v output ev | tail -1)" = reset ] || fail "-status: not erased at the end: $(tail -3 ev)"
+	tr -d '\r' <out | grep -c '/f$' | grep -qx 101 || fail "-status: output lost"
+	# Resized on SIGWINCH: a new region, lines on the new last row, narrower.
+	pty out 60 12 0.5:30,6 -- "$luafind" t -maxdepth 1 -type f -status -exec sleep 0.2 ';' ||
+		fail "-status resized: exit status $?"
+	events out >ev
+	grep -q '^region 11$' ev && grep -q '^region 5$' ev || fail "-status: no resize: $(cat ev)"
+	awk '$1 == "region" { r = $2 } $1 == "draw" && ($2 != r + 1 || (r == 5 && $3 > 29)) { exit 1 }' ev ||
+		fail "-status: a line off the last row or too wide after the resize: $(cat ev)"
+	[ "$(tail -1 ev)" = reset ] || fail "-status resized: not erased: $(tail -3 ev)"
+	# SIGINT and SIGTERM: erased, then the signal ends the program as before.
+	for sig in int:130 term:143; do
+		rc=0
+		pty out 50 10 "0.6:${sig%:*}" -- "$luafind" t -maxdepth 1 -status -exec sleep 0.4 ';' || rc=$?
+		[ $rc -eq "${sig#*:}" ] || fail "-status, SIG${sig%:*}: exit status $rc"
+		events out >ev
+		grep -q '^draw' ev && [ "$(tail -1 ev)" = reset ] || fail "-status, SIG${sig%:*}: not erased: $(cat ev)"
+	done
+	# SIGPIPE (the reader went away) mid-walk: erased too.
+	rc=0
+	pty out 50 10 -- sh -c "'$luafind' t -status -printf '%-2000p\\n' | head -c 1" || rc=$?
+	events out >ev
+	grep -q '^draw' ev && [ "$(grep -v output ev | tail -1)" = reset ] || fail "-status, SIGPIPE: not erased: $(cat ev)"
+	# Standard error not a terminal: nothing written there, nothing drawn.
+	pty out 50 10 -- sh -c "'$luafind' t -status 2>err" || fail "-status 2>file: exit status $?"
+	[ ! -s err ] || fail "-status wrote to a file: $(od -c err | head -3)"
+	! grep -q "$(printf '\033')" out || fail "-status drew with standard error a file"
+	"$luafind" t -status 2>&1 | grep -q "$(printf '\033')" && fail "-status drew into a pipe"
+	pty out 50 10 -- env TERM=dumb "$luafind" t -status >/dev/null || fail "-status, TERM=dumb: exit status $?"
+	! grep -q "$(printf '\033')" out || fail "-status drew on a dumb terminal"
+	# The scripts' line (LUAFIND_PROGRESS=always: from the start): the
+	# script's name and counters kept whole, the path shortened in the middle,
+	# du's real count; erased at the end.
+	pty out 50 10 -- env LUAFIND_PROGRESS=always "$luafind" --run du --top 1 t >/dev/null || fail "du: exit status $?"
+	events out >ev
+	grep -q '^draw 10 49 du: 64 entries, [1-9][0-9]* directories: t/.*\.\.\.' ev ||
+		fail "du's progress line: $(grep draw ev)"
+	[ "$(grep -v output ev | tail -1)" = reset ] || fail "du: not erased: $(tail -3 ev)"
+	pty out 44 10 -- env LUAFIND_PROGRESS=never "$luafind" --run du t >/dev/null || fail "du: exit status $?"
+	! grep -q "$(printf '\033')" out || fail "LUAFIND_PROGRESS=never: drawn"
+	echo "ok: -status and the scripts' line drawn, resized and erased on a terminal only"
 }
 
 "check_$check"

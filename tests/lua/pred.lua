@@ -103,11 +103,28 @@ do
   assert(#out == 1 and out[1]:match("^luafind: %-lua: "), "an expression is one expression")
   out = lua_pred("name, size")
   assert(out[1] == "luafind: -lua: ')' expected near ','", out[1])
+  -- A name that is no field, helper or global: an error before the walk,
+  -- with the closest name.
+  out, ok, code = lua_pred("szie > 1")
+  assert(not ok and code == 1 and #out == 1, table.concat(out, "\n"))
+  assert(out[1] == "luafind: -lua: unknown name 'szie' (did you mean 'size'?)", out[1])
+  out = lua_pred("type == 'f' and mtmie < now")
+  assert(out[1] == "luafind: -lua: unknown name 'mtmie' (did you mean 'mtime'?)", out[1])
+  out = lua_pred("nosuch_thing_here")
+  assert(out[1]:match("^luafind: %-lua: unknown name 'nosuch_thing_here' %(not an entry field"), out[1])
+  -- Locals, parameters, table keys, methods, fields of globals, strings and
+  -- comments are not free names.
+  for _, x in ipairs{'({sise = 1}).sise == 1', 'name:upper() ~= "" and string.len(name) > 0',
+                     '(function(sise) local x <const> = sise; for k, v in pairs{} do end return x end)(1) == 1',
+                     '"szie" ~= [[nosuch]] -- nosuch', 'math.maxinteger > 0 and lf ~= nil and KiB == 1024'} do
+    out, ok = lua_pred(x)
+    assert(ok and out[1] == ".", x .. ": " .. table.concat(out, "\n"))
+  end
 end
 
 -- Runtime errors stop the walk at once with the path, exit 1.
 do
-  local out, ok, code, raw = run(T.q(host) .. " --stats . -lua " .. T.q('depth == 0 or size > x'))
+  local out, ok, code, raw = run(T.q(host) .. " --stats . -lua " .. T.q('depth == 0 or size > tonumber("x")'))
   assert(not ok and code == 1)
   assert(raw:match("^%.\nhost: %./[^\n]+: attempt to compare nil with number\n"), raw)
   assert(raw:find(" entries=2 ", 1, true), "the walk stopped at the first error: " .. raw)
@@ -115,8 +132,11 @@ do
   assert(out[1] == "host: ./Makefile: boom", out[1])
   out = lua_pred('name == "Makefile" and assert(false, "failed")')
   assert(out[1] == "host: ./Makefile: failed", out[1])
-  out = lua_pred('sise > 1')
-  assert(out[1] == "host: .: attempt to compare number with nil", out[1])
+  -- A name read at run time that nothing defines is an error, not nil.
+  out = lua_pred('_ENV["si" .. "se"] > 1')
+  assert(out[1] == "host: .: unknown name 'sise' (did you mean 'size'?)", out[1])
+  out = lua_pred('depth == 0 and (function() saved = saved or e return saved.name end)() == "."')
+  assert(out[1] == "." and #out == 1, table.concat(out, "\n"))
   out = lua_pred('e.sise')
   assert(out[1]:match("^host: %.: luafind: entry has no field 'sise'$"), out[1])
   -- The CLI's walker cannot be driven from Lua: the entries' owner is a view.

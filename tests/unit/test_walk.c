@@ -1000,6 +1000,35 @@ static void test_multiple_roots(void **state)
 	}
 }
 
+/*
+ * lf_walk_dirs_left: the directories seen and not read yet, in every order;
+ * 0 at the end.  t holds d0..d3 (d1 with d1/x/), and two files.
+ */
+static void test_dirs_left(void **state)
+{
+	(void)state;
+	static const char *const tree[] = {"t/", "t/d0/", "t/d1/", "t/d1/x/", "t/d2/", "t/d3/", "t/f", "t/g", NULL};
+	mk_all(NULL, tree);
+	const char *roots[] = {"t"};
+	for (size_t k = 0; k < NORDERS; k++) {
+		struct lf_walk_opts o = opts_for(roots, 1, all_orders[k]);
+		struct lf_walk *w = lf_walk_open(&o);
+		assert_non_null(w);
+		struct lf_entry *e;
+		size_t most = 0, n = 0;
+		while (lf_walk_next(w, &e) > 0) {
+			size_t left = lf_walk_dirs_left(w);
+			most = left > most ? left : most;
+			n++;
+		}
+		assert_int_equal(n, all_orders[k] == LF_ORDER_BOTH ? 14 : 8);
+		/* After t is read its four directories wait (d1's x later). */
+		assert_true(most >= 3 && most <= 5);
+		assert_int_equal(lf_walk_dirs_left(w), 0);
+		lf_walk_close(w);
+	}
+}
+
 /* "d/" joins as "d/x", and "." as "./x". */
 static void test_root_trailing_slash(void **state)
 {
@@ -2552,6 +2581,7 @@ int main(int argc, char **argv)
 		T(test_sort),
 		T(test_prune),
 		T(test_multiple_roots),
+		T(test_dirs_left),
 		T(test_root_trailing_slash),
 		T(test_open_errors),
 		T(test_physical),

@@ -9,6 +9,7 @@ local script = require "luafind.script"
 
 local s = script.new{
   older_than = false,
+  counted = "directories",
   options = {
     {"top", arg = "N", kind = "count", default = 20, help = "show the N largest directories, 0 all"},
     {"apparent-size", help = "count sizes (as ls -l), not the blocks in use"},
@@ -62,6 +63,7 @@ for e in s:walk("both") do
     total[d] = usage(e)
   elseif e.type == "d" then
     offer(e, total[d])
+    s.selected = s.selected + 1
     if d > 0 then total[d - 1] = total[d - 1] + total[d] else grand = grand + total[d] end
   elseif d == 0 then
     local size = usage(e)
