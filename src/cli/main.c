@@ -30,6 +30,7 @@
  * that could not be read, a write error).
  */
 #define _GNU_SOURCE
+#include "color.h"
 #include "diag.h"
 #include "expr.h"
 #include "output.h"
@@ -136,20 +137,29 @@ static void cli_report(void *arg, const struct lf_error *err)
 	    err->argi >= r->nmap) {
 		return;
 	}
+	/* Colored as bfs: the bad argument bold, the carets under it red. */
+	const struct lf_colors *c = lf_diag_colors(r->ctx, stderr);
 	int argi = r->map[err->argi];
 	int col = fprintf(stderr, "%s:  ", r->ctx->progname);
 	int caret = 0, width = 0;
 	for (int i = 1; i < r->argc; i++) {
+		col += fprintf(stderr, "%s", i > 1 ? " " : "");
 		if (i == argi) {
-			caret = col + (i > 1);
+			caret = col;
 			width = (int)strlen(r->argv[i]);
+			lf_color_fstart(c, stderr, LF_COLOR_BOLD);
 		}
-		col += fprintf(stderr, "%s%s", i > 1 ? " " : "", r->argv[i]);
+		col += fprintf(stderr, "%s", r->argv[i]);
+		if (i == argi) {
+			lf_color_fend(c, stderr, LF_COLOR_BOLD);
+		}
 	}
 	fprintf(stderr, "\n%*s", caret, "");
+	lf_color_fstart(c, stderr, LF_COLOR_ERR);
 	for (int i = 0; i < (width ? width : 1); i++) {
 		fputc(i ? '~' : '^', stderr);
 	}
+	lf_color_fend(c, stderr, LF_COLOR_ERR);
 	fputc('\n', stderr);
 }
 

@@ -20,6 +20,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "parse.h"
 
+#include "color.h"
 #include "diag.h"
 #include "primary.h"
 
@@ -241,6 +242,27 @@ static struct lf_expr *parse_files0_from(struct lf_parser *p, const struct lf_pr
 	return lf_parse_node(p, prim);
 }
 
+/*
+ * -color, -nocolor (bfs): color standard output and error whether they are
+ * terminals or not, or never.  On the command line they also decide the
+ * colors of the messages that follow.
+ */
+static struct lf_expr *parse_color(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	struct lf_ctx *ctx = p->cmd->ctx;
+	bool on = strcmp(prim->name, "-color") == 0;
+	p->cmd->color = on ? LF_COLOR_ALWAYS : LF_COLOR_NEVER;
+	if (p->registered) {
+		ctx->color_stderr = p->cmd->color;
+	}
+	if (on && !lf_ctx_colors(ctx)) {
+		lf_parse_error(p, 0, "error parsing $LS_COLORS: %s", strerror(errno));
+		return NULL;
+	}
+	return lf_parse_node(p, prim);
+}
+
 /* -delete implies -depth, as in GNU find. */
 static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -253,6 +275,7 @@ static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary
 int lf_prims_core_add(struct lf_ctx *ctx)
 {
 	const struct lf_primary rows[] = {
+		{"-color", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
 		{"-d", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
 		{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
 		{"-depth", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
@@ -262,6 +285,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
+		{"-nocolor", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
 		{"-noleaf", LF_PRIM_OPTION, 0, parse_option_true, lf_eval_true, false},
 		{"-nowarn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
 		{"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false},
@@ -840,6 +864,13 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 {
 	cmdline_init(ctx, cmd);
 	cmd->warn = isatty(STDIN_FILENO);
+	/* https://no-color.org/: an empty NO_COLOR is as if unset (bfs). */
+	const char *no_color = getenv("NO_COLOR");
+	cmd->color = no_color && *no_color ? LF_COLOR_NEVER : LF_COLOR_AUTO;
+	ctx->color_stderr = cmd->color;
+	if (cmd->color != LF_COLOR_NEVER) {
+		lf_ctx_colors(ctx); /* for messages from now on; a failure is said when it matters */
+	}
 
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd, .registered = true};
 

@@ -45,6 +45,7 @@ struct lf_cmdline {
 	const char *files0_from;   /**< -files0-from FILE: the roots, NUL-separated ("-": stdin) */
 	const char *first_path;    /**< the first path on the command line, or NULL */
 	bool ok_stdin;             /**< -ok or -okdir appears: they read answers from stdin */
+	int color;                 /**< enum lf_color_mode (color.h) of standard output and -fprint files */
 };
 
 struct lf_primary;

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "run.h"
 
+#include "color.h"
 #include "diag.h"
 
 #include <errno.h>
@@ -21,6 +22,14 @@ int lf_run_init(struct lf_run *r, struct lf_cmdline *cmd, struct lf_out *out)
 	r->ev.out = out;
 	r->ev.cmd = cmd;
 	r->report_errors = true;
+	struct lf_ctx *ctx = cmd->ctx;
+	if (lf_color_wanted((enum lf_color_mode)cmd->color, out->tty, false)) {
+		lf_ctx_settings(ctx); /* names are shown in the user's locale */
+		out->colors = lf_ctx_colors(ctx);
+		if (!out->colors && errno != ENOMEM) {
+			lf_diag_warn(ctx, "error parsing $LS_COLORS: %s", strerror(errno));
+		}
+	}
 	errno = 0;
 	r->enter = lf_expr_enter_list(cmd->expr, &r->nenter);
 	return r->nenter && !r->enter ? -1 : 0;
