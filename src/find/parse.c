@@ -46,6 +46,7 @@ struct lf_parser {
 	bool seen_node;       /* a primary other than -files0-from came before */
 	bool registered;      /* look at the primaries added to the context too (lf_parse) */
 	bool safe;            /* LF_PARSE_SAFE: refuse the primaries with side effects */
+	bool excluding;       /* parsing the operand of -exclude: no actions, no -exclude */
 	const char *const *allow; /* ... but these (NULL-terminated, or NULL) */
 };
 
@@ -399,6 +400,10 @@ static bool is(const char *tok, const char *a, const char *b)
 }
 
 static struct lf_expr *parse_expr(struct lf_parser *p);
+static struct lf_expr *parse_factor(struct lf_parser *p);
+static struct lf_expr *parse_exclude(struct lf_parser *p);
+static struct lf_expr *binary(struct lf_parser *p, lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
+			      struct lf_expr *lhs, struct lf_expr *rhs);
 
 static struct lf_expr *binary(struct lf_parser *p, lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
 			      struct lf_expr *lhs, struct lf_expr *rhs)
@@ -434,6 +439,10 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	char **args = p->argv + p->pos + 1;
 	p->prim_pos = p->pos;
 	p->consumed = prim->nargs == LF_NARGS_VARIADIC ? 0 : prim->nargs;
+	if (p->excluding && (prim->kind == LF_PRIM_ACTION || prim->kind == LF_PRIM_ACTION_PRINTS)) {
+		lf_parse_error(p, 0, "the action %s is not supported within -exclude", prim->name);
+		return NULL;
+	}
 	if (refused(p, prim->name)) {
 		/* Before its parse function: -fprint opens its file there. */
 		lf_parse_error(p, 0, "%s: not allowed by the safe policy", prim->name);
@@ -493,6 +502,9 @@ static struct lf_expr *parse_factor(struct lf_parser *p)
 		struct lf_expr *sub = parse_factor(p);
 		return sub ? binary(p, lf_eval_not, LF_EXPR_NOT, "!", sub, NULL) : NULL;
 	}
+	if (is(tok, "-exclude", NULL)) {
+		return parse_exclude(p);
+	}
 	if (is(tok, "(", NULL)) {
 		p->pos++;
 		if (is(peek(p), ")", NULL)) {
@@ -520,6 +532,47 @@ static struct lf_expr *parse_factor(struct lf_parser *p)
 		return NULL;
 	}
 	return parse_primary(p);
+}
+
+/*
+ * -exclude FACTOR (bfs): entries FACTOR is true for are left out, before
+ * anything else is evaluated for them, and directories are not entered.
+ * The operand goes to cmd->exclude; in the expression, -exclude is true.
+ */
+static struct lf_expr *parse_exclude(struct lf_parser *p)
+{
+	const char *tok = peek(p);
+	if (p->excluding) {
+		error_here(p, "-exclude is not supported within -exclude");
+		return NULL;
+	}
+	p->pos++;
+	if (!peek(p) || is(peek(p), ")", NULL) || is(peek(p), "-o", "-or") || is(peek(p), "-a", "-and") ||
+	    is(peek(p), ",", NULL)) {
+		error_here(p, "expected an expression after '%s'", tok);
+		return NULL;
+	}
+	p->excluding = true;
+	struct lf_expr *sub = parse_factor(p);
+	p->excluding = false;
+	if (!sub) {
+		return NULL;
+	}
+	struct lf_cmdline *cmd = p->cmd;
+	if (cmd->exclude) {
+		struct lf_expr *prev = cmd->exclude;
+		cmd->exclude = NULL;
+		sub = binary(p, lf_eval_or, LF_EXPR_OR, "-o", prev, sub);
+		if (!sub) {
+			return NULL;
+		}
+	}
+	cmd->exclude = sub;
+	struct lf_expr *x = lf_expr_new(lf_eval_true, LF_EXPR_PRIMARY, "-exclude");
+	if (!x) {
+		lf_diag(cmd->ctx, "%s", strerror(errno));
+	}
+	return x;
 }
 
 static bool starts_factor(const char *tok)
@@ -827,11 +880,21 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		}
 	}
 	optimize(x);
+	if (cmd->exclude) {
+		optimize(cmd->exclude);
+		cmd->mindepth = cmd->opts.mindepth;
+		cmd->opts.mindepth = 0;
+		if (cmd->opts.order == LF_ORDER_POST) {
+			cmd->opts.order = LF_ORDER_BOTH;
+			cmd->exclude_post = true;
+		}
+	}
 	/*
-	 * When the test evaluated first stats every entry, the walker may stat
-	 * ahead in a second thread without making a stat more.
+	 * When the test evaluated first (-exclude's, if any) stats every
+	 * entry, the walker may stat ahead in a second thread without making
+	 * a stat more.
 	 */
-	const struct lf_expr *first = x;
+	const struct lf_expr *first = cmd->exclude ? cmd->exclude : x;
 	while (first && first->kind != LF_EXPR_PRIMARY) {
 		first = first->lhs;
 	}
@@ -962,7 +1025,9 @@ int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, i
 void lf_cmdline_free(struct lf_cmdline *cmd)
 {
 	lf_expr_free(cmd->expr);
+	lf_expr_free(cmd->exclude);
 	free(cmd->roots);
+	cmd->exclude = NULL;
 	cmd->expr = NULL;
 	cmd->roots = NULL;
 }

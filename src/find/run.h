@@ -27,6 +27,7 @@ struct lf_run {
 	uint64_t entries;       /**< entries the walks returned */
 	struct lf_counters total; /**< of the walks lf_run_roots() made */
 	bool report_errors;     /**< report error entries (lf_run_entry) */
+	uint64_t skip_post;     /**< the entry that is the post visit of an excluded directory */
 };
 
 /**
