@@ -52,6 +52,8 @@ static const char key_defaults[NKEYS][8] = {
 struct esc {
 	char *s;
 	size_t len;
+	char *start; /* lc s rc, made once the table is complete (make_starts) */
+	size_t startlen;
 };
 
 /* A colored extension: the key lowercased, and its hash (ext_hash). */
@@ -103,6 +105,24 @@ static int set_esc(struct esc *e, const char *s, size_t len)
 	free(e->s);
 	e->s = copy;
 	e->len = len;
+	return 0;
+}
+
+/* e->start: lc, the sequence, rc, in one piece (one write per color). */
+static int make_start(struct esc *e, const struct esc *lc, const struct esc *rc)
+{
+	if (!e->s) {
+		return 0;
+	}
+	size_t a = lc->s ? lc->len : 0, b = rc->s ? rc->len : 0;
+	e->start = malloc(a + e->len + b + 1);
+	if (!e->start) {
+		return -1;
+	}
+	memcpy(e->start, lc->s ? lc->s : "", a);
+	memcpy(e->start + a, e->s, e->len);
+	memcpy(e->start + a + e->len, rc->s ? rc->s : "", b);
+	e->startlen = a + e->len + b;
 	return 0;
 }
 
@@ -330,7 +350,7 @@ static int parse_into(struct lf_colors *c, const char *ls_colors)
 				if (k == K_LN && vlen == 6 && memcmp(val, "target", 6) == 0) {
 					c->link_as_target = true;
 					free(c->keys[k].s);
-					c->keys[k] = (struct esc){NULL, 0};
+					c->keys[k] = (struct esc){0};
 				} else {
 					if (k == K_LN) {
 						c->link_as_target = false;
@@ -383,7 +403,17 @@ int lf_colors_parse(const char *ls_colors, struct lf_colors **out)
 		memcpy(end + a, k[K_RS].s ? k[K_RS].s : "", b);
 		memcpy(end + a + b, k[K_RC].s ? k[K_RC].s : "", d);
 		end[a + b + d] = '\0';
-		c->end = (struct esc){end, a + b + d};
+		c->end = (struct esc){.s = end, .len = a + b + d};
+	}
+	for (size_t i = 0; i < NKEYS; i++) {
+		if (make_start(&c->keys[i], &k[K_LC], &k[K_RC]) != 0) {
+			goto fail;
+		}
+	}
+	for (size_t i = 0; i < c->nexts; i++) {
+		if (!c->exts[i].dead && make_start(&c->exts[i].esc, &k[K_LC], &k[K_RC]) != 0) {
+			goto fail;
+		}
 	}
 	c->stat_reg = is_colored(&k[K_SU]) || is_colored(&k[K_SG]) || is_colored(&k[K_EX]) ||
 		      is_colored(&k[K_MH]);
@@ -404,11 +434,13 @@ void lf_colors_free(struct lf_colors *c)
 	}
 	for (size_t k = 0; k < NKEYS; k++) {
 		free(c->keys[k].s);
+		free(c->keys[k].start);
 	}
 	free(c->end.s);
 	for (size_t i = 0; i < c->nexts; i++) {
 		free(c->exts[i].key);
 		free(c->exts[i].esc.s);
+		free(c->exts[i].esc.start);
 	}
 	free(c->exts);
 	free(c->slots);
@@ -552,6 +584,25 @@ static void put_esc(struct lf_out *o, const struct esc *e)
 /* @len bytes of a name, with '?' for what cannot be displayed. */
 static void put_name(struct lf_out *o, const char *s, size_t len)
 {
+	/* Printable ASCII shows in every locale: no need for lf_qmark's
+	 * mbrtowc and wcwidth on each character, which cost 2 us a name. */
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		/* A byte below 0x20 or above 0x7e among eight (hasless, and
+		 * +1 setting the top bit of 0x7f and above). */
+		uint64_t x, ones = 0x0101010101010101u, high = 0x8080808080808080u;
+		memcpy(&x, s + i, 8);
+		if (((x - 0x20 * ones) & ~x & high) || ((x + ones) | x) & high) {
+			break;
+		}
+	}
+	while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) {
+		i++;
+	}
+	if (i == len) {
+		lf_out_write(o, s, len);
+		return;
+	}
 	char small[512];
 	char *copy = len <= sizeof(small) ? small : malloc(len);
 	if (!copy) {
@@ -573,9 +624,7 @@ static void put_colored(const struct lf_colors *c, struct lf_out *o, const struc
 		return;
 	}
 	if (x) {
-		put_esc(o, &c->keys[K_LC]);
-		put_esc(o, x);
-		put_esc(o, &c->keys[K_RC]);
+		lf_out_write(o, x->start, x->startlen);
 	}
 	(put ? put : put_name)(o, s, len);
 	if (x) {
@@ -653,9 +702,7 @@ void lf_color_write_target(const struct lf_colors *c, struct lf_out *o, struct l
 void lf_color_write_normal(const struct lf_colors *c, struct lf_out *o)
 {
 	if (c->keys[K_NO].s) {
-		put_esc(o, &c->keys[K_LC]);
-		put_esc(o, &c->keys[K_NO]);
-		put_esc(o, &c->keys[K_RC]);
+		lf_out_write(o, c->keys[K_NO].start, c->keys[K_NO].startlen);
 	}
 }
 
@@ -670,10 +717,7 @@ void lf_color_fstart(const struct lf_colors *c, FILE *fp, enum lf_color_key key)
 {
 	const struct esc *x = c ? or_normal(c, key_esc(c, key)) : NULL;
 	if (x) {
-		const struct esc *lc = &c->keys[K_LC], *rc = &c->keys[K_RC];
-		fwrite(lc->s ? lc->s : "", 1, lc->len, fp);
-		fwrite(x->s, 1, x->len, fp);
-		fwrite(rc->s ? rc->s : "", 1, rc->len, fp);
+		fwrite(x->start, 1, x->startlen, fp);
 	}
 }
 
