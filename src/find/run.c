@@ -23,8 +23,11 @@ int lf_run_init(struct lf_run *r, struct lf_cmdline *cmd, struct lf_out *out)
 	r->ev.cmd = cmd;
 	r->report_errors = true;
 	struct lf_ctx *ctx = cmd->ctx;
+	if (out->tty) {
+		lf_ctx_settings(ctx); /* names on a terminal are shown in the user's locale */
+	}
 	if (lf_color_wanted((enum lf_color_mode)cmd->color, out->tty, false)) {
-		lf_ctx_settings(ctx); /* names are shown in the user's locale */
+		lf_ctx_settings(ctx);
 		out->colors = lf_ctx_colors(ctx);
 		if (!out->colors && errno != ENOMEM) {
 			lf_diag_warn(ctx, "error parsing $LS_COLORS: %s", strerror(errno));

@@ -299,6 +299,13 @@ check_tty() {
 	(cd "$work" && LC_ALL=C script -qc "/usr/bin/find tty" /dev/null) | tr -d '\r' | sort >"$work/f.tty"
 	cmp -s "$work/l.tty" "$work/f.tty" || fail "terminal output differs: $(diff "$work/l.tty" "$work/f.tty" | head -5)"
 	grep -q 'new?line' "$work/l.tty" || fail "no ? for a newline on a terminal"
+	# In a UTF-8 locale a UTF-8 name shows as it is (it was "caf??": -print
+	# alone never took the user's locale), invalid bytes still as '?'.
+	: >"$d/$(printf 'caf\303\251')"
+	(cd "$work" && NO_COLOR=1 LC_ALL=C.UTF-8 script -qc "$luafind tty" /dev/null) | tr -d '\r' | sort >"$work/l.tty"
+	(cd "$work" && LC_ALL=C.UTF-8 script -qc "/usr/bin/find tty" /dev/null) | tr -d '\r' | sort >"$work/f.tty"
+	cmp -s "$work/l.tty" "$work/f.tty" || fail "terminal output (C.UTF-8) differs: $(diff "$work/l.tty" "$work/f.tty" | head -5)"
+	grep -q "$(printf 'caf\303\251')" "$work/l.tty" || fail "a UTF-8 name not shown as it is in C.UTF-8"
 	echo "ok: names on a terminal as GNU find shows them"
 }
 
