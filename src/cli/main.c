@@ -33,6 +33,7 @@
  * own options (--run without a name, -L before --run...), as the scripts'.
  */
 #define _GNU_SOURCE
+#include "color.h"
 #include "diag.h"
 #include "expr.h"
 #include "output.h"
@@ -99,7 +100,9 @@ static void usage(const struct lf_ctx *ctx)
 	       "         -status (a status line on a terminal: entries, rate, directories left)\n"
 	       "         -files0-from FILE (the paths, NUL-separated; - for standard input)\n"
 	       "         -gitignore (skip what git would ignore)\n"
+	       "         -color -nocolor (names colored from LS_COLORS; default: on a terminal)\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
+	       "           -exclude EXPR (leave out what EXPR is true for, before anything else)\n"
 	       "Tests: -name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname\n"
 	       "       -type -xtype -perm -size -links -user -group -nouser -nogroup -uid -gid -inum\n"
 	       "       -samefile -empty -readable -writable -executable -fstype -true -false\n"
@@ -142,20 +145,29 @@ static void cli_report(void *arg, const struct lf_error *err)
 	    err->argi >= r->nmap) {
 		return;
 	}
+	/* Colored as bfs: the bad argument bold, the carets under it red. */
+	const struct lf_colors *c = lf_diag_colors(r->ctx, stderr);
 	int argi = r->map[err->argi];
 	int col = fprintf(stderr, "%s:  ", r->ctx->progname);
 	int caret = 0, width = 0;
 	for (int i = 1; i < r->argc; i++) {
+		col += fprintf(stderr, "%s", i > 1 ? " " : "");
 		if (i == argi) {
-			caret = col + (i > 1);
+			caret = col;
 			width = (int)strlen(r->argv[i]);
+			lf_color_fstart(c, stderr, LF_COLOR_BOLD);
 		}
-		col += fprintf(stderr, "%s%s", i > 1 ? " " : "", r->argv[i]);
+		col += fprintf(stderr, "%s", r->argv[i]);
+		if (i == argi) {
+			lf_color_fend(c, stderr, LF_COLOR_BOLD);
+		}
 	}
 	fprintf(stderr, "\n%*s", caret, "");
+	lf_color_fstart(c, stderr, LF_COLOR_ERR);
 	for (int i = 0; i < (width ? width : 1); i++) {
 		fputc(i ? '~' : '^', stderr);
 	}
+	lf_color_fend(c, stderr, LF_COLOR_ERR);
 	fputc('\n', stderr);
 }
 

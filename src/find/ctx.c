@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "ctx.h"
 
+#include "color.h"
 #include "primary.h"
 
 #include <errno.h>
@@ -101,5 +102,6 @@ LF_PUBLIC void lf_ctx_free(struct lf_ctx *ctx)
 	}
 	free(ctx->msgbuf);
 	free(ctx->prims);
+	lf_colors_free(ctx->colors);
 	free(ctx);
 }

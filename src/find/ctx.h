@@ -25,6 +25,7 @@
 #include "mounts.h"
 #include "query.h" /* lf_ctx_new, lf_ctx_free, lf_ctx_set_reporter: the public part */
 
+struct lf_colors;
 struct lf_primary;
 struct lf_sink;
 
@@ -59,6 +60,9 @@ struct lf_ctx {
 	struct lf_sink *sinks; /**< open -fprint files */
 	bool sigchld_reset;    /**< -exec set SIGCHLD to its default */
 	struct lf_primary *prims; /**< the registry: built-in rows, then added ones */
+	struct lf_colors *colors; /**< LS_COLORS, parsed on first use (lf_ctx_colors) */
+	int colors_err;        /**< why it could not be parsed, or 0 */
+	int color_stderr;      /**< enum lf_color_mode of messages on stderr (the command line's) */
 	size_t nprims, nbuiltin, capprims;
 };
 

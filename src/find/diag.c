@@ -5,10 +5,13 @@
 #define _GNU_SOURCE
 #include "diag.h"
 
+#include "color.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void lf_diag_quote(FILE *fp, const char *s, size_t len)
 {
@@ -52,9 +55,31 @@ char *lf_diag_quoted(const char *s)
 	return buf;
 }
 
+const struct lf_colors *lf_diag_colors(const struct lf_ctx *ctx, FILE *fp)
+{
+	if (fp != stderr || !ctx->colors ||
+	    !lf_color_wanted((enum lf_color_mode)ctx->color_stderr, isatty(STDERR_FILENO), false)) {
+		return NULL;
+	}
+	return ctx->colors;
+}
+
 void lf_diag_print(const struct lf_ctx *ctx, FILE *fp, const struct lf_error *err)
 {
-	fprintf(fp, "%s: %s", ctx->progname, err->kind == LF_ERROR_WARNING ? "warning: " : "");
+	/* As bfs colors them: the program name bold, or an error's red; "warning:" yellow. */
+	const struct lf_colors *c = lf_diag_colors(ctx, fp);
+	bool error = err->kind != LF_ERROR_WARNING && err->kind != LF_ERROR_NOTE;
+	enum lf_color_key name = error ? LF_COLOR_ERR : LF_COLOR_BOLD;
+	lf_color_fstart(c, fp, name);
+	fprintf(fp, "%s:", ctx->progname);
+	lf_color_fend(c, fp, name);
+	fputc(' ', fp);
+	if (err->kind == LF_ERROR_WARNING) {
+		lf_color_fstart(c, fp, LF_COLOR_WARN);
+		fputs("warning:", fp);
+		lf_color_fend(c, fp, LF_COLOR_WARN);
+		fputc(' ', fp);
+	}
 	fwrite(err->message, 1, err->length, fp);
 	fputc('\n', fp);
 }

@@ -40,6 +40,14 @@ void lf_diag_report(struct lf_ctx *ctx, const struct lf_error *err);
  */
 void lf_diag_print(const struct lf_ctx *ctx, FILE *fp, const struct lf_error *err);
 
+/**
+ * The colors of messages written to @fp (color.h): the context's table
+ * when @fp is stderr and the command line's -color, -nocolor or terminal
+ * says so; NULL otherwise.
+ */
+struct lf_colors;
+const struct lf_colors *lf_diag_colors(const struct lf_ctx *ctx, FILE *fp);
+
 /** LF_ERROR_FILE for @path: "'path': strerror(err)". */
 void lf_diag_path(struct lf_ctx *ctx, const char *path, size_t len, int err);
 

@@ -166,7 +166,9 @@ bool lf_eval_false(const struct lf_expr *x, struct lf_eval *ev)
 bool lf_eval_print(const struct lf_expr *x, struct lf_eval *ev)
 {
 	(void)x;
-	if (ev->out->tty) {
+	if (ev->out->colors) {
+		lf_out_write_entry_colored(ev->cmd->ctx, ev->out, ev->entry);
+	} else if (ev->out->tty) {
 		lf_out_write_name_tty(ev->cmd->ctx, ev->out, ev->entry->path, ev->entry->pathlen);
 	} else {
 		lf_out_write(ev->out, ev->entry->path, ev->entry->pathlen);

@@ -16,6 +16,7 @@ int lf_out_init(struct lf_out *o, int fd)
 	o->fd = fd;
 	o->err = 0;
 	o->tty = isatty(fd);
+	o->colors = NULL;
 	o->len = 0;
 	o->cap = OUT_BUFSIZE;
 	o->buf = malloc(OUT_BUFSIZE);

@@ -11,10 +11,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct lf_colors;
+
 struct lf_out {
 	int fd;
 	int err;    /**< first write error (errno), or 0 */
 	bool tty;   /**< a terminal: -print shows undisplayable bytes as '?' */
+	const struct lf_colors *colors; /**< names are colored with this table (color.h), or NULL */
 	size_t len;
 	size_t cap;
 	char *buf;
@@ -64,6 +67,13 @@ static inline void lf_out_write(struct lf_out *o, const char *data, size_t len)
  */
 struct lf_ctx;
 void lf_out_write_name_tty(const struct lf_ctx *ctx, struct lf_out *o, const char *name, size_t len);
+
+/**
+ * Append the path of @e in the colors of o->colors (color.h), shown as on
+ * a terminal, in the locale of @ctx (prim_output.c).
+ */
+struct lf_entry;
+void lf_out_write_entry_colored(const struct lf_ctx *ctx, struct lf_out *o, struct lf_entry *e);
 
 /** Append one byte. */
 static inline void lf_out_putc(struct lf_out *o, char c)

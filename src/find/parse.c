@@ -20,6 +20,7 @@
 #define _GNU_SOURCE /* memmem */
 #include "parse.h"
 
+#include "color.h"
 #include "diag.h"
 #include "primary.h"
 
@@ -45,6 +46,7 @@ struct lf_parser {
 	bool seen_node;       /* a primary other than -files0-from came before */
 	bool registered;      /* look at the primaries added to the context too (lf_parse) */
 	bool safe;            /* LF_PARSE_SAFE: refuse the primaries with side effects */
+	bool excluding;       /* parsing the operand of -exclude: no actions, no -exclude */
 	const char *const *allow; /* ... but these (NULL-terminated, or NULL) */
 };
 
@@ -248,6 +250,27 @@ static struct lf_expr *parse_files0_from(struct lf_parser *p, const struct lf_pr
 	return lf_parse_node(p, prim);
 }
 
+/*
+ * -color, -nocolor (bfs): color standard output and error whether they are
+ * terminals or not, or never.  On the command line they also decide the
+ * colors of the messages that follow.
+ */
+static struct lf_expr *parse_color(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	struct lf_ctx *ctx = p->cmd->ctx;
+	bool on = strcmp(prim->name, "-color") == 0;
+	p->cmd->color = on ? LF_COLOR_ALWAYS : LF_COLOR_NEVER;
+	if (p->registered) {
+		ctx->color_stderr = p->cmd->color;
+	}
+	if (on && !lf_ctx_colors(ctx)) {
+		lf_parse_error(p, 0, "error parsing $LS_COLORS: %s", strerror(errno));
+		return NULL;
+	}
+	return lf_parse_node(p, prim);
+}
+
 /* -delete implies -depth, as in GNU find. */
 static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -260,6 +283,7 @@ static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary
 int lf_prims_core_add(struct lf_ctx *ctx)
 {
 	const struct lf_primary rows[] = {
+		{"-color", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
 		{"-d", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
 		{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
 		{"-depth", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
@@ -270,6 +294,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
+		{"-nocolor", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
 		{"-noleaf", LF_PRIM_OPTION, 0, parse_option_true, lf_eval_true, false},
 		{"-nowarn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
 		{"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false},
@@ -385,6 +410,10 @@ static bool is(const char *tok, const char *a, const char *b)
 }
 
 static struct lf_expr *parse_expr(struct lf_parser *p);
+static struct lf_expr *parse_factor(struct lf_parser *p);
+static struct lf_expr *parse_exclude(struct lf_parser *p);
+static struct lf_expr *binary(struct lf_parser *p, lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
+			      struct lf_expr *lhs, struct lf_expr *rhs);
 
 static struct lf_expr *binary(struct lf_parser *p, lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
 			      struct lf_expr *lhs, struct lf_expr *rhs)
@@ -420,6 +449,10 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	char **args = p->argv + p->pos + 1;
 	p->prim_pos = p->pos;
 	p->consumed = prim->nargs == LF_NARGS_VARIADIC ? 0 : prim->nargs;
+	if (p->excluding && (prim->kind == LF_PRIM_ACTION || prim->kind == LF_PRIM_ACTION_PRINTS)) {
+		lf_parse_error(p, 0, "the action %s is not supported within -exclude", prim->name);
+		return NULL;
+	}
 	if (refused(p, prim->name)) {
 		/* Before its parse function: -fprint opens its file there. */
 		lf_parse_error(p, 0, "%s: not allowed by the safe policy", prim->name);
@@ -479,6 +512,9 @@ static struct lf_expr *parse_factor(struct lf_parser *p)
 		struct lf_expr *sub = parse_factor(p);
 		return sub ? binary(p, lf_eval_not, LF_EXPR_NOT, "!", sub, NULL) : NULL;
 	}
+	if (is(tok, "-exclude", NULL)) {
+		return parse_exclude(p);
+	}
 	if (is(tok, "(", NULL)) {
 		p->pos++;
 		if (is(peek(p), ")", NULL)) {
@@ -506,6 +542,47 @@ static struct lf_expr *parse_factor(struct lf_parser *p)
 		return NULL;
 	}
 	return parse_primary(p);
+}
+
+/*
+ * -exclude FACTOR (bfs): entries FACTOR is true for are left out, before
+ * anything else is evaluated for them, and directories are not entered.
+ * The operand goes to cmd->exclude; in the expression, -exclude is true.
+ */
+static struct lf_expr *parse_exclude(struct lf_parser *p)
+{
+	const char *tok = peek(p);
+	if (p->excluding) {
+		error_here(p, "-exclude is not supported within -exclude");
+		return NULL;
+	}
+	p->pos++;
+	if (!peek(p) || is(peek(p), ")", NULL) || is(peek(p), "-o", "-or") || is(peek(p), "-a", "-and") ||
+	    is(peek(p), ",", NULL)) {
+		error_here(p, "expected an expression after '%s'", tok);
+		return NULL;
+	}
+	p->excluding = true;
+	struct lf_expr *sub = parse_factor(p);
+	p->excluding = false;
+	if (!sub) {
+		return NULL;
+	}
+	struct lf_cmdline *cmd = p->cmd;
+	if (cmd->exclude) {
+		struct lf_expr *prev = cmd->exclude;
+		cmd->exclude = NULL;
+		sub = binary(p, lf_eval_or, LF_EXPR_OR, "-o", prev, sub);
+		if (!sub) {
+			return NULL;
+		}
+	}
+	cmd->exclude = sub;
+	struct lf_expr *x = lf_expr_new(lf_eval_true, LF_EXPR_PRIMARY, "-exclude");
+	if (!x) {
+		lf_diag(cmd->ctx, "%s", strerror(errno));
+	}
+	return x;
 }
 
 static bool starts_factor(const char *tok)
@@ -813,11 +890,21 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		}
 	}
 	optimize(x);
+	if (cmd->exclude) {
+		optimize(cmd->exclude);
+		cmd->mindepth = cmd->opts.mindepth;
+		cmd->opts.mindepth = 0;
+		if (cmd->opts.order == LF_ORDER_POST) {
+			cmd->opts.order = LF_ORDER_BOTH;
+			cmd->exclude_post = true;
+		}
+	}
 	/*
-	 * When the test evaluated first stats every entry, the walker may stat
-	 * ahead in a second thread without making a stat more.
+	 * When the test evaluated first (-exclude's, if any) stats every
+	 * entry, the walker may stat ahead in a second thread without making
+	 * a stat more.
 	 */
-	const struct lf_expr *first = x;
+	const struct lf_expr *first = cmd->exclude ? cmd->exclude : x;
 	while (first && first->kind != LF_EXPR_PRIMARY) {
 		first = first->lhs;
 	}
@@ -850,6 +937,13 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 {
 	cmdline_init(ctx, cmd);
 	cmd->warn = isatty(STDIN_FILENO);
+	/* https://no-color.org/: an empty NO_COLOR is as if unset (bfs). */
+	const char *no_color = getenv("NO_COLOR");
+	cmd->color = no_color && *no_color ? LF_COLOR_NEVER : LF_COLOR_AUTO;
+	ctx->color_stderr = cmd->color;
+	if (cmd->color != LF_COLOR_NEVER) {
+		lf_ctx_colors(ctx); /* for messages from now on; a failure is said when it matters */
+	}
 
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd, .registered = true};
 
@@ -941,7 +1035,9 @@ int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, i
 void lf_cmdline_free(struct lf_cmdline *cmd)
 {
 	lf_expr_free(cmd->expr);
+	lf_expr_free(cmd->exclude);
 	free(cmd->roots);
+	cmd->exclude = NULL;
 	cmd->expr = NULL;
 	cmd->roots = NULL;
 }

@@ -45,6 +45,17 @@ struct lf_cmdline {
 	const char *files0_from;   /**< -files0-from FILE: the roots, NUL-separated ("-": stdin) */
 	const char *first_path;    /**< the first path on the command line, or NULL */
 	bool ok_stdin;             /**< -ok or -okdir appears: they read answers from stdin */
+	int color;                 /**< enum lf_color_mode (color.h) of standard output and -fprint files */
+	/**
+	 * -exclude EXPR: what is excluded (the -exclude operands joined by
+	 * -o), evaluated before the expression on every entry, or NULL.  With
+	 * it, the walk returns the entries above -mindepth too (mindepth says
+	 * which are evaluated), and -depth walks in both orders, so that a
+	 * directory is excluded before its contents are read.
+	 */
+	struct lf_expr *exclude;
+	int mindepth;              /**< -mindepth, when -exclude took the walk's */
+	bool exclude_post;         /**< -exclude under -depth: directories are evaluated on their post visit */
 };
 
 struct lf_primary;

@@ -6,6 +6,7 @@
  * file holds the actions themselves and -ls.
  */
 #define _GNU_SOURCE
+#include "color.h"
 #include "diag.h"
 #include "expr.h"
 #include "json.h"
@@ -192,6 +193,9 @@ static void list_file(struct lf_out *o, struct lf_eval *ev, const struct lf_stat
 	struct lf_entry *e = ev->entry;
 	char mode[12];
 	lf_mode_string(st->mode, mode);
+	if (o->colors) {
+		lf_color_write_normal(o->colors, o); /* ls -l's text is "normal" (bfs) */
+	}
 
 	widen(&width[LF_LS_INODE], outf(o, "%*" PRIu64, width[LF_LS_INODE], st->ino));
 	lf_out_putc(o, ' ');
@@ -249,12 +253,21 @@ static void list_file(struct lf_out *o, struct lf_eval *ev, const struct lf_stat
 		outf(o, "%12" PRIu64 " ", (uint64_t)mtime);
 	}
 
-	ls_name(o, e->path, e->pathlen);
+	if (o->colors) {
+		lf_color_write_normal_end(o->colors, o);
+		lf_color_write_entry(o->colors, o, e, ls_name);
+	} else {
+		ls_name(o, e->path, e->pathlen);
+	}
 	if (S_ISLNK(st->mode)) {
 		char *target = lf_read_link(e);
 		if (target) {
 			lf_out_write(o, " -> ", 4);
-			ls_name(o, target, strlen(target));
+			if (o->colors) {
+				lf_color_write_target(o->colors, o, e, target, ls_name);
+			} else {
+				ls_name(o, target, strlen(target));
+			}
 			free(target);
 		} else {
 			/* GNU names the file unquoted here and keeps the status. */
@@ -294,6 +307,13 @@ void lf_out_write_name_tty(const struct lf_ctx *ctx, struct lf_out *o, const cha
 	leave_locale(old);
 }
 
+void lf_out_write_entry_colored(const struct lf_ctx *ctx, struct lf_out *o, struct lf_entry *e)
+{
+	locale_t old = enter_locale(ctx);
+	lf_color_write_entry(o->colors, o, e, NULL);
+	leave_locale(old);
+}
+
 /* ---- -fprint, -fprint0 ------------------------------------------------------ */
 
 static bool eval_fprint(const struct lf_expr *x, struct lf_eval *ev)
@@ -301,7 +321,9 @@ static bool eval_fprint(const struct lf_expr *x, struct lf_eval *ev)
 	struct action *a = x->data;
 	struct lf_entry *e = ev->entry;
 	struct lf_out *o = lf_sink_begin(a->sink, ev);
-	if (lf_sink_tty(a->sink)) {
+	if (o->colors) {
+		lf_out_write_entry_colored(ev->cmd->ctx, o, e);
+	} else if (lf_sink_tty(a->sink)) {
 		locale_t old = enter_locale(ev->cmd->ctx);
 		char *copy = malloc(e->pathlen + 1);
 		if (copy) {

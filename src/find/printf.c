@@ -18,6 +18,7 @@
 #define _GNU_SOURCE
 #include "printf.h"
 
+#include "color.h"
 #include "diag.h"
 #include "names.h"
 #include "primary.h"
@@ -517,6 +518,35 @@ static void put_u64(struct pctx *c, const char *spec, uint64_t v)
 	put_cstr(c, spec, buf, false);
 }
 
+/*
+ * Whether a name directive is colored: on a colored stream, without flags,
+ * width or precision (bfs: "%p" is, "%-20p" is not).
+ */
+static bool colored(const struct pctx *c, const char *spec)
+{
+	return c->o->colors && strcmp(spec, "%s") == 0;
+}
+
+/* A name directive showing @len bytes of @s, the entry's name (colored as the entry). */
+static void put_entry_name(struct pctx *c, const char *spec, const char *s, size_t len)
+{
+	if (colored(c, spec)) {
+		lf_color_write_path(c->o->colors, c->o, c->e, s, len, 0, NULL);
+	} else {
+		put_str(c, spec, s, len, true);
+	}
+}
+
+/* A directive showing @len bytes of @s, a directory (colored as one). */
+static void put_dir_name(struct pctx *c, const char *spec, const char *s, size_t len)
+{
+	if (colored(c, spec)) {
+		lf_color_write_text(c->o->colors, c->o, LF_COLOR_DIR, s, len, NULL);
+	} else {
+		put_str(c, spec, s, len, true);
+	}
+}
+
 /* The root the entry was found under, as given on the command line. */
 static const char *entry_root(const struct pctx *c)
 {
@@ -532,7 +562,7 @@ static void put_basename(struct pctx *c, const char *spec)
 {
 	const char *path = c->e->path;
 	if (c->e->depth > 0) {
-		put_cstr(c, spec, path + c->e->nameoff, true);
+		put_entry_name(c, spec, path + c->e->nameoff, c->e->pathlen - c->e->nameoff);
 		return;
 	}
 	size_t len = c->e->pathlen, start = 0;
@@ -554,7 +584,7 @@ static void put_basename(struct pctx *c, const char *spec)
 		while (n > 1 && path[n - 1] == '/') {
 			n--;
 		}
-		put_str(c, spec, path, n, true);
+		put_entry_name(c, spec, path, n);
 		return;
 	}
 	size_t n = start;
@@ -564,7 +594,7 @@ static void put_basename(struct pctx *c, const char *spec)
 	if (n < len) {
 		n++; /* one trailing slash */
 	}
-	put_str(c, spec, path + start, n - start, true);
+	put_entry_name(c, spec, path + start, n - start);
 }
 
 /* %h: GNU's own cut at the last slash, with its handling of "/" and "x/". */
@@ -583,9 +613,9 @@ static void put_dirname(struct pctx *c, const char *spec)
 		off = name >= path && name < path + c->e->pathlen ? (size_t)(name - path) : 0;
 	}
 	if (off == 0) {
-		put_cstr(c, spec, path[0] == '/' ? "/" : ".", true);
+		put_dir_name(c, spec, path[0] == '/' ? "/" : ".", 1);
 	} else {
-		put_str(c, spec, path, off > 1 ? off - 1 : off, true);
+		put_dir_name(c, spec, path, off > 1 ? off - 1 : off);
 	}
 }
 
@@ -625,7 +655,11 @@ static void put_link(struct pctx *c, const char *spec)
 			c->ev->status = 1;
 		}
 	}
-	put_cstr(c, spec, target ? target : "", true);
+	if (target && colored(c, spec)) {
+		lf_color_write_target(c->o->colors, c->o, c->e, target, NULL);
+	} else {
+		put_cstr(c, spec, target ? target : "", true);
+	}
 	free(target);
 }
 
@@ -717,7 +751,15 @@ static void put_segment(struct pctx *c, const struct segment *s)
 	}
 	case 'G': put_u64(c, spec, st->gid); break;
 	case 'h': put_dirname(c, spec); break;
-	case 'H': put_cstr(c, spec, entry_root(c), false); break;
+	case 'H':
+		if (colored(c, spec) && e->depth == 0) {
+			lf_color_write_entry(c->o->colors, c->o, e, NULL);
+		} else if (colored(c, spec)) {
+			put_dir_name(c, spec, entry_root(c), strlen(entry_root(c)));
+		} else {
+			put_cstr(c, spec, entry_root(c), false);
+		}
+		break;
 	case 'i': put_u64(c, spec, st->ino); break;
 	case 'k': put_u64(c, spec, ((uint64_t)st->blocks + 1) / 2); break;
 	case 'l': put_link(c, spec); break;
@@ -730,7 +772,13 @@ static void put_segment(struct pctx *c, const struct segment *s)
 		break;
 	}
 	case 'n': put_u64(c, spec, st->nlink); break;
-	case 'p': put_str(c, spec, e->path, e->pathlen, true); break;
+	case 'p':
+		if (colored(c, spec)) {
+			lf_color_write_entry(c->o->colors, c->o, e, NULL);
+		} else {
+			put_str(c, spec, e->path, e->pathlen, true);
+		}
+		break;
 	case 'P': {
 		const char *rest = "";
 		if (e->depth > 0) {
@@ -739,7 +787,12 @@ static void put_segment(struct pctx *c, const struct segment *s)
 				rest++;
 			}
 		}
-		put_cstr(c, spec, rest, true);
+		size_t off = (size_t)(rest - e->path);
+		if (colored(c, spec) && e->depth > 0 && off <= e->nameoff) {
+			lf_color_write_path(c->o->colors, c->o, e, rest, e->pathlen - off, e->nameoff - off, NULL);
+		} else {
+			put_cstr(c, spec, rest, true);
+		}
 		break;
 	}
 	case 's': put_u64(c, spec, (uint64_t)st->size); break;

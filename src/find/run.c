@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "run.h"
 
+#include "color.h"
 #include "diag.h"
 
 #include <errno.h>
@@ -21,6 +22,17 @@ int lf_run_init(struct lf_run *r, struct lf_cmdline *cmd, struct lf_out *out)
 	r->ev.out = out;
 	r->ev.cmd = cmd;
 	r->report_errors = true;
+	struct lf_ctx *ctx = cmd->ctx;
+	if (out->tty) {
+		lf_ctx_settings(ctx); /* names on a terminal are shown in the user's locale */
+	}
+	if (lf_color_wanted((enum lf_color_mode)cmd->color, out->tty, false)) {
+		lf_ctx_settings(ctx);
+		out->colors = lf_ctx_colors(ctx);
+		if (!out->colors && errno != ENOMEM) {
+			lf_diag_warn(ctx, "error parsing $LS_COLORS: %s", strerror(errno));
+		}
+	}
 	errno = 0;
 	r->enter = lf_expr_enter_list(cmd->expr, &r->nenter);
 	return r->nenter && !r->enter ? -1 : 0;
@@ -48,6 +60,38 @@ void lf_run_report_entry(struct lf_ctx *ctx, const struct lf_entry *e)
 	}
 }
 
+/*
+ * -exclude, before the expression: whether entry @e is evaluated.  An
+ * excluded directory is not entered; under -depth (both orders) it is
+ * excluded on its first visit, and its second, which comes next, is
+ * skipped.  A failure in the exclusion (a stat, a -lua error) excludes,
+ * as in bfs: nothing is done to what could not be decided about.
+ */
+static bool included(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
+{
+	const struct lf_cmdline *cmd = r->cmd;
+	struct lf_eval *ev = &r->ev;
+	if (e->visit == LF_VISIT_POST) {
+		if (r->skip_post == r->entries) {
+			return false;
+		}
+	} else {
+		bool excluded = lf_expr_eval(cmd->exclude, ev);
+		bool failed = ev->entry_failed || ev->stop || ev->stat_err_seq == ev->seq;
+		if (excluded || failed) {
+			if (e->type == LF_DIR) {
+				lf_walk_prune(w);
+				r->skip_post = r->entries + 1;
+			}
+			return false;
+		}
+		if (cmd->exclude_post && e->type == LF_DIR) {
+			return false; /* evaluated on its post visit */
+		}
+	}
+	return e->depth >= cmd->mindepth;
+}
+
 /* The entry step, inline in the walks below (once per entry: it counts). */
 static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
 {
@@ -73,6 +117,9 @@ static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, 
 	}
 	ev->entry = e;
 	ev->entry_failed = false;
+	if (r->cmd->exclude && !included(r, w, e)) {
+		return LF_RUN_FALSE;
+	}
 	bool match = !r->cmd->expr || lf_expr_eval(r->cmd->expr, ev);
 	/* After an error ("! -regex" failing), true is no match: the caller
 	 * (luafind.find's loop) must not act on the entry either. */

@@ -37,6 +37,7 @@ struct lf_run {
 	void *progress_arg;
 	unsigned progress_every; /**< at least 1 when progress is set */
 	unsigned progress_left;  /**< entries until the next call */
+	uint64_t skip_post;     /**< the entry that is the post visit of an excluded directory */
 };
 
 /**

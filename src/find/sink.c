@@ -11,7 +11,9 @@
 #define _GNU_SOURCE
 #include "sink.h"
 
+#include "color.h"
 #include "diag.h"
+#include "parse.h"
 #include "primary.h"
 
 #include <errno.h>
@@ -201,6 +203,9 @@ struct lf_out *lf_sink_begin(struct lf_sink *s, struct lf_eval *ev)
 	if (s->kind == SINK_STDERR) {
 		lf_out_flush(ev->out); /* keep the order of the two streams */
 	}
+	/* Colored as bfs: a file only if it is a terminal, even under -color. */
+	enum lf_color_mode mode = (enum lf_color_mode)ev->cmd->color;
+	s->out.colors = lf_color_wanted(mode, s->tty, s->kind == SINK_FILE) ? s->ctx->colors : NULL;
 	return &s->out;
 }
 

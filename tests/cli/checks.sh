@@ -289,7 +289,8 @@ check_lua() {
 	echo "ok: -lua is lazy, checks syntax first and never goes on after an error"
 }
 
-# On a terminal, -print shows undisplayable bytes as '?', as GNU find does.
+# On a terminal, -print shows undisplayable bytes as '?', as GNU find does
+# (and as luafind does in colors, check_colors).
 check_tty() {
 	need_cmd script "a terminal (script(1), in bsdutils)"
 	need_gnu_find "what GNU find shows on a terminal"
@@ -302,11 +303,68 @@ check_tty() {
 	: >"$d/$(printf 'bad\377byte')"
 	: >"$d/$(printf 'tab\tname')"
 	: >"$d/plain"
-	(cd "$work" && LC_ALL=C script -qc "$luafind tty" /dev/null) | tr -d '\r' | sort >"$work/l.tty"
+	# NO_COLOR: luafind colors names on a terminal (check_colors), find does not.
+	(cd "$work" && NO_COLOR=1 LC_ALL=C script -qc "$luafind tty" /dev/null) | tr -d '\r' | sort >"$work/l.tty"
 	(cd "$work" && LC_ALL=C script -qc "/usr/bin/find tty" /dev/null) | tr -d '\r' | sort >"$work/f.tty"
 	cmp -s "$work/l.tty" "$work/f.tty" || fail "terminal output differs: $(diff "$work/l.tty" "$work/f.tty" | head -5)"
 	grep -q 'new?line' "$work/l.tty" || fail "no ? for a newline on a terminal"
+	# In a UTF-8 locale a UTF-8 name shows as it is (it was "caf??": -print
+	# alone never took the user's locale), invalid bytes still as '?'.
+	: >"$d/$(printf 'caf\303\251')"
+	(cd "$work" && NO_COLOR=1 LC_ALL=C.UTF-8 script -qc "$luafind tty" /dev/null) | tr -d '\r' | sort >"$work/l.tty"
+	(cd "$work" && LC_ALL=C.UTF-8 script -qc "/usr/bin/find tty" /dev/null) | tr -d '\r' | sort >"$work/f.tty"
+	cmp -s "$work/l.tty" "$work/f.tty" || fail "terminal output (C.UTF-8) differs: $(diff "$work/l.tty" "$work/f.tty" | head -5)"
+	grep -q "$(printf 'caf\303\251')" "$work/l.tty" || fail "a UTF-8 name not shown as it is in C.UTF-8"
 	echo "ok: names on a terminal as GNU find shows them"
+}
+
+# Colors on a pseudo-terminal as GNU ls chooses them, every file type, the
+# default table and custom ones (colors.py); -nocolor, NO_COLOR, messages.
+check_colors() {
+	need_cmd python3 "a pseudo-terminal and the comparison (colors.py)"
+	need_cmd ls "the reference colors (GNU ls)"
+	ls --version 2>/dev/null | grep -q 'GNU coreutils' || skip_tool "GNU ls" "the reference colors"
+	python3 "$(dirname "$0")/colors.py" "$luafind" "$work"
+}
+
+# Coloring stats nothing that LS_COLORS does not need: with a table that
+# needs only types and names, a colored listing makes no stat; with ls's
+# defaults under it (ex, su, sg: regular files need their mode), one stat
+# per file printed, none for the others.
+check_color_stats() {
+	need_strace "counting the stat calls of colored output"
+	t=$work/wide
+	rm -rf "$t"
+	mkdir -p "$t" "$work/empty"
+	i=0
+	while [ $i -lt 30 ]; do
+		mkdir "$t/d$i"
+		(cd "$t/d$i" && seq 1 27 | sed 's/^/f/' | xargs touch && seq 1 3 | sed 's/$/.c/' | xargs touch)
+		ln -s d0 "$t/l$i"
+		i=$((i + 1))
+	done
+	only='di=01;34:ln=01;36:*.c=01;33'
+	off=':su=00:sg=00:ex=00:mh=00:st=00:ow=00:tw=00'
+	for args in "-name *.c -color" "-color" "-color -printf %p|%f|%h
+"; do
+		# shellcheck disable=SC2086
+		n=$(LS_COLORS="$only$off" stat_calls "$t" $args)
+		# shellcheck disable=SC2086
+		base=$(LS_COLORS="$only$off" stat_calls "$work/empty" $args)
+		[ "$n" -eq "$base" ] || fail "strace: $args with LS_COLORS=$only$off made $n stat calls, $base for an empty dir"
+	done
+	out=$(LS_COLORS="$only$off" "$luafind" "$t/d1" -name 1.c -color)
+	[ "$out" = "$(printf '[01;34m%s/[0m[01;33m1.c[0m' "$t/d1")" ] || fail "colored: $out"
+	echo "ok: strace counted no stat for colors that need only types and names (LS_COLORS=$only$off)"
+	n=$(LS_COLORS="$only" stat_calls "$t" -name '*.c' -color)
+	base=$(LS_COLORS="$only" stat_calls "$work/empty" -name '*.c' -color)
+	[ "$n" -eq $((base + 90)) ] || fail "strace: -name '*.c' -color with LS_COLORS=$only made $n stat calls, expected $base + 90"
+	n=$(LS_COLORS="$only" stat_calls "$t" -name '*.c' -nocolor)
+	nbase=$(LS_COLORS="$only" stat_calls "$work/empty" -name '*.c' -nocolor)
+	[ "$n" -eq "$nbase" ] || fail "strace: -nocolor made $n stat calls, expected $nbase"
+	n=$(LS_COLORS="$only:ln=target$off" stat_calls "$t" -name 'l*' -color)
+	[ "$n" -eq $((base + 30)) ] || fail "strace: ln=target made $n stat calls, expected $base + 30 (the links)"
+	echo "ok: with ls's defaults under LS_COLORS=$only, one stat per .c file printed (ex, su, sg), none without colors"
 }
 
 # -files0-from with the list on stdin, which diff_find.sh cannot give: the

@@ -578,4 +578,19 @@ do
   T.ok("find: warnings")
 end
 
+-- -exclude (bfs): excluded directories are not entered, even under -depth,
+-- and -mindepth does not save what is excluded above it.
+do
+  local got = collect(root, "-exclude", "-name", "a", "-name", "*.c")
+  assert(#got == NC - 4, table.concat(got, " "))
+  for _, p in ipairs(got) do assert(not p:find("/a/"), p) end
+  local depth = collect(root, "-depth", "-exclude", "-name", "sub", "-name", "*.c")
+  assert(#depth == NC - 1, table.concat(depth, " "))
+  local min = collect(root, "-mindepth", "2", "-exclude", "-name", "a", "-type", "f")
+  for _, p in ipairs(min) do assert(not p:find("/a/"), p) end
+  local ok, err = pcall(collect, root, "-exclude", "-print")
+  assert(not ok and tostring(err):find("not supported within %-exclude"), tostring(err))
+  T.ok("find: -exclude")
+end
+
 T.done()
