@@ -565,6 +565,8 @@ check_printf_bounds() {
 # SIGINT and SIGTERM; never written when standard error is not a terminal.
 check_status() {
 	need_cmd python3 "a pseudo-terminal (python3's pty module)"
+	# The output is compared as text: no colors on the pty.
+	export NO_COLOR=1
 	here=$(cd "$(dirname "$0")" && pwd)
 	pty() { python3 "$here/pty_run.py" "$@"; }
 	events() { python3 "$here/status_events.py" "$1"; }

@@ -152,7 +152,13 @@ check_list() {
 	done
 	[ $n -ge 80 ] || fail "only $n primaries in the completions"
 	for p in $("$luafind" --help | grep -oE '(^|[^-A-Za-z])-[a-z][a-z0-9_-]*' | sed 's/^[^-]//' | sort -u); do
-		case " -a -o -not -and -or " in *" $p "*) continue ;; esac
+		case " -a -o " in *" $p "*) continue ;; esac
+		case " -not -and -or -exclude " in *" $p "*)
+			# Operators: offered beside the primaries.
+			grep -q -- "-W \"\$_luafind_primaries \$_luafind_options.* $p[ \"]" "$f" ||
+				fail "--help names the operator $p, the completions do not offer it"
+			continue ;;
+		esac
 		case " $prims " in *" $p "*) ;; *) fail "--help names $p, the completions do not offer it" ;; esac
 	done
 	# Every primary the parser knows: names from the sources' tables.
