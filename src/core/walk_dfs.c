@@ -177,14 +177,15 @@ int lf_dfs_evict(struct lf_walk *w)
 }
 
 /* The next record in the frame's region other than "." and "..", or NULL. */
-static struct lf_dirent *region_record(struct lf_walk *w, struct lf_frame *f)
+static inline __attribute__((always_inline)) struct lf_dirent *region_record(struct lf_walk *w,
+									   struct lf_frame *f)
 {
 	while (f->left) {
-		size_t cur = f->end - f->left;
-		if (f->flags & F_SORTED) {
-			return (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + cur));
+		char *p = w->arena + f->end - f->left;
+		if (__builtin_expect(f->flags & F_SORTED, 0)) {
+			return (struct lf_dirent *)(w->arena + *(size_t *)p);
 		}
-		struct lf_dirent *d = (struct lf_dirent *)(w->arena + cur);
+		struct lf_dirent *d = (struct lf_dirent *)p;
 		if (!lf_dir_is_dot(d->d_name)) {
 			return d;
 		}
@@ -250,34 +251,37 @@ static int refill_top(struct lf_walk *w, size_t t)
 	return 1;
 }
 
-/*
- * The top frame's next record other than "." and "..", without consuming
- * it, reading more as needed.  NULL at the end, or with *@err set to the
- * errno of a read error to report (w->fatal set if it ends the walk).
- */
-static struct lf_dirent *peek_top(struct lf_walk *w, size_t t, int *err)
+/* peek_top() once the region is spent: out of the hot path. */
+static __attribute__((noinline)) struct lf_dirent *peek_refill(struct lf_walk *w, size_t t, int *err)
 {
-	*err = 0;
 	for (;;) {
-		struct lf_dirent *d = region_record(w, &w->frames[t]);
-		if (d) {
-			return d;
-		}
 		int r = refill_top(w, t);
 		if (r <= 0) {
 			*err = r < 0 ? errno : 0;
 			return NULL;
 		}
+		struct lf_dirent *d = region_record(w, &w->frames[t]);
+		if (d) {
+			return d;
+		}
 	}
 }
 
-static void consume_record(struct lf_walk *w, struct lf_frame *f)
+/*
+ * The top frame's next record other than "." and "..", without consuming
+ * it, reading more as needed.  NULL at the end, or with *@err set to the
+ * errno of a read error to report (w->fatal set if it ends the walk).
+ */
+static inline struct lf_dirent *peek_top(struct lf_walk *w, size_t t, int *err)
 {
-	if (f->flags & F_SORTED) {
-		f->left -= sizeof(size_t);
-	} else {
-		f->left -= ((struct lf_dirent *)(w->arena + f->end - f->left))->d_reclen;
-	}
+	struct lf_dirent *d = region_record(w, &w->frames[t]);
+	return d ? d : peek_refill(w, t, err);
+}
+
+/* Move past @d, the record region_record() returned last. */
+static inline void consume_record(struct lf_frame *f, const struct lf_dirent *d)
+{
+	f->left -= (f->flags & F_SORTED) ? sizeof(size_t) : d->d_reclen;
 }
 
 /* ---- loop detection (LF_LOGICAL) ---------------------------------------- */
@@ -721,7 +725,7 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 	if (w->stat_ahead && depth >= w->opts.mindepth && w->frame_pf) {
 		pf = window_slot(w, t, &pf_idx);
 	}
-	consume_record(w, top);
+	consume_record(top, d);
 	int r = lf_walk_visit_record(w, d, &dir, pf, pf_idx);
 	if (r != 0) {
 		return r;
