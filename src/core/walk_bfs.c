@@ -5,7 +5,9 @@
  * node, so a queued directory costs its name plus a few dozen bytes.  Open
  * fds form an LRU list; an evicted node records its dev/ino and is reopened
  * downwards from its nearest open ancestor, each step checked against what
- * was recorded.  Only the directory being read has records in the arena.
+ * was recorded.  Only the directory being read has records in the arena,
+ * one bounded getdents64 chunk at a time (all of them in sorted mode), its
+ * fd pinned open until its end.
  */
 #define _GNU_SOURCE
 #include "dir.h"
@@ -38,6 +40,7 @@ struct bfs_state {
 	struct bnode *cur;                 /* the directory being visited */
 	size_t cur_off, end;               /* its records in the arena */
 	bool sorted;
+	bool eof;                          /* nothing more to read from it */
 	size_t dirlen;                     /* length of its path */
 	size_t childoff;                   /* where its children's names go */
 	struct bnode **chain;              /* scratch for reopening */
@@ -373,10 +376,19 @@ static int start_next_dir(struct lf_walk *w)
 	lru_touch(s, n);
 	s->cur = n;
 	w->arenatop = 0;
-	size_t start, end;
-	int rerr = lf_walk_read_dir(w, fd, &start, &end, &s->sorted);
-	if (rerr != 0 && w->fatal) {
-		return -1;
+	size_t start = 0, end = 0;
+	int rerr = 0;
+	s->sorted = false;
+	s->eof = false;
+	if ((w->opts.flags & LF_WALK_SORT) || w->gi) {
+		/* The whole directory, once (a streamed one is read as it is
+		 * visited): sorted, or for LF_WALK_GITIGNORE, which must know
+		 * whether .gitignore and .git are there before the first child. */
+		rerr = lf_walk_read_dir(w, fd, &start, &end, &s->sorted);
+		if (rerr != 0 && w->fatal) {
+			return -1;
+		}
+		s->eof = true;
 	}
 	s->cur_off = start;
 	s->end = end;
@@ -403,7 +415,35 @@ static int start_next_dir(struct lf_walk *w)
 	return 0;
 }
 
-static struct lf_dirent *next_record(struct lf_walk *w)
+static struct lf_dirent *chunk_record(struct lf_walk *w);
+
+/*
+ * The current directory's next record other than "." and "..", reading the
+ * next chunk when the last one is spent.  NULL at its end, or with *@err
+ * set to the errno of a read error (w->fatal set if it ends the walk).
+ */
+static struct lf_dirent *next_record(struct lf_walk *w, int *err)
+{
+	struct bfs_state *s = w->bfs;
+	*err = 0;
+	for (;;) {
+		struct lf_dirent *d = chunk_record(w);
+		if (d || s->eof) {
+			return d;
+		}
+		w->arenatop = 0;
+		ssize_t n = lf_walk_read_chunk(w, s->cur->fd);
+		if (n <= 0) {
+			s->eof = true;
+			*err = n < 0 ? errno : 0;
+			return NULL;
+		}
+		s->cur_off = 0;
+		s->end = (size_t)n;
+	}
+}
+
+static struct lf_dirent *chunk_record(struct lf_walk *w)
 {
 	struct bfs_state *s = w->bfs;
 	while (s->cur_off < s->end) {
@@ -443,8 +483,18 @@ static int bfs_next(struct lf_walk *w)
 			w->pend.gi = NULL;
 		}
 		if (s->cur) {
-			if (s->cur->fd >= 0 || node_fd(w, s->cur) >= 0) {
-				struct lf_dirent *d = next_record(w);
+			/* Pinned, so its fd and its read position stay. */
+			if (s->cur->fd >= 0) {
+				int rerr;
+				struct lf_dirent *d = next_record(w, &rerr);
+				if (rerr) {
+					if (w->fatal) {
+						return -1;
+					}
+					struct bnode *c = s->cur;
+					lf_walk_error_entry(w, s->dirlen, s->dirlen - c->namelen, c->depth, rerr);
+					return 1;
+				}
 				if (d) {
 					int r = visit_record(w, d);
 					if (r < 0) {

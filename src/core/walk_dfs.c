@@ -4,12 +4,17 @@
  *
  * Each directory on the current path is a frame on an explicit stack.  A
  * frame's records are read with getdents64 straight into a stack-shaped arena
- * and visited in place; popping a frame gives its arena region back.  A frame
- * whose records are all visited and that owes no post-order visit is popped
- * as soon as its last subdirectory is opened ("tail popping"), so a chain
- * costs memory only for the path string.  Frames' fds are evicted, shallowest
- * first, when the fd budget is spent; an evicted frame records its dev/ino
- * and is reopened through ".." from an open child or downwards from an open
+ * and visited in place, one bounded chunk at a time (all at once only in
+ * sorted mode), its fd open meanwhile; popping a frame gives its arena region
+ * back.  Before a child is pushed, its parent's region is refilled if it is
+ * spent, so every frame below the top holds records still to visit or has
+ * reached its end.  A frame whose records are all visited and that owes no
+ * post-order visit is popped as soon as its last subdirectory is opened
+ * ("tail popping"), so a chain costs memory only for the path string.
+ * Frames' fds are evicted, shallowest first, when the fd budget is spent: an
+ * evicted frame first reads the rest of its directory into a spill (as bfs
+ * does when it must close a directory) and records its dev/ino; it is
+ * reopened through ".." from an open child or downwards from an open
  * ancestor, and the reopened fd must match what was recorded.
  */
 #define _GNU_SOURCE
@@ -28,6 +33,12 @@ static bool wants_post(const struct lf_walk *w)
 	return w->opts.order == LF_ORDER_POST || w->opts.order == LF_ORDER_BOTH;
 }
 
+/* Where frame @i's records start in the arena: where the one below ends. */
+static size_t frame_start(const struct lf_walk *w, size_t i)
+{
+	return i ? w->frames[i - 1].end : 0;
+}
+
 /* Where the names of a frame's children start in the path. */
 static size_t childoff(const struct lf_walk *w, const struct lf_frame *f)
 {
@@ -36,16 +47,100 @@ static size_t childoff(const struct lf_walk *w, const struct lf_frame *f)
 
 /* ---- fd budget ---------------------------------------------------------- */
 
-/* Give up a frame's stat-ahead window; due before its fd is closed. */
-static void release_window(struct lf_walk *w, struct lf_frame *f)
+/* Give up frame @i's stat-ahead window; due before its fd is closed. */
+static void release_window(struct lf_walk *w, size_t i)
 {
-	if (f->pf) {
+	struct lf_frame_pf *p = w->frame_pf ? &w->frame_pf[i] : NULL;
+	if (p && p->pf) {
 		uint64_t wasted = 0;
-		lf_prefetch_release(w->prefetch, f->pf, &wasted);
+		lf_prefetch_release(w->prefetch, p->pf, &wasted);
 		w->counters.stats += wasted;
 		w->counters.stats_ahead += wasted;
-		f->pf = NULL;
+		p->pf = NULL;
 	}
+}
+
+/* ---- spills: the rest of a directory whose fd had to go ------------------ */
+
+static struct lf_spill *find_spill(struct lf_walk *w, size_t i)
+{
+	for (size_t k = w->nspills; k-- > 0;) {
+		if (w->spills[k].frame == i) {
+			return &w->spills[k];
+		}
+	}
+	return NULL;
+}
+
+static void drop_spill(struct lf_walk *w, size_t i)
+{
+	struct lf_spill *s = find_spill(w, i);
+	if (s) {
+		free(s->buf);
+		*s = w->spills[--w->nspills];
+	}
+	w->frames[i].flags &= ~(unsigned)F_SPILL;
+}
+
+/* A new spill of frame @i holding nothing yet, or NULL (ENOMEM). */
+static struct lf_spill *add_spill(struct lf_walk *w, size_t i)
+{
+	if (w->nspills == w->spillcap) {
+		size_t cap = w->spillcap ? w->spillcap * 2 : 8;
+		struct lf_spill *sp = realloc(w->spills, cap * sizeof(*sp));
+		if (!sp) {
+			return NULL;
+		}
+		w->spills = sp;
+		w->spillcap = cap;
+	}
+	struct lf_spill *s = &w->spills[w->nspills++];
+	*s = (struct lf_spill){.frame = i};
+	w->frames[i].flags |= F_SPILL;
+	return s;
+}
+
+/*
+ * Read the rest of frame @i's directory, so that its fd can be closed; the
+ * records go to a spill, read through the free space above the arena's top
+ * so that a directory with nothing left (the usual case) costs no
+ * allocation.  A read error is kept in the spill, to be reported after the
+ * records.  @return 0, or -1 with errno set (ENOMEM: the records are lost)
+ */
+static int spill_rest(struct lf_walk *w, size_t i)
+{
+	size_t len = 0;
+	int err = 0;
+	for (;;) {
+		if (lf_walk_reserve_arena(w, len + LF_DIR_MINBUF * 16) != 0) {
+			return -1;
+		}
+		w->counters.getdents++;
+		ssize_t n = lf_getdents(w->frames[i].fd, w->arena + w->arenatop + len, LF_DIR_MINBUF * 16);
+		if (n <= 0) {
+			err = n < 0 ? errno : 0;
+			break;
+		}
+		len += (size_t)n;
+	}
+	w->frames[i].flags |= F_EOF;
+	if (!len && !err) {
+		return 0;
+	}
+	char *buf = len ? malloc(len) : NULL;
+	struct lf_spill *s = (buf || !len) ? add_spill(w, i) : NULL;
+	if (!s) {
+		free(buf);
+		errno = ENOMEM;
+		return -1;
+	}
+	if (len) {
+		memcpy(buf, w->arena + w->arenatop, len);
+	}
+	s->buf = buf;
+	s->len = len;
+	s->err = err;
+	return 0;
 }
 
 /*
@@ -66,9 +161,12 @@ int lf_dfs_evict(struct lf_walk *w)
 			}
 			f->flags |= F_HAVE_ID;
 		}
-		if (f->pf) {
+		if (!(f->flags & F_EOF) && spill_rest(w, i) != 0) {
+			return lf_walk_set_fatal(w, errno);
+		}
+		if (w->frame_pf && w->frame_pf[i].pf) {
 			/* Keep what the thread has made: the walk comes back for it. */
-			lf_prefetch_stop(w->prefetch, f->pf);
+			lf_prefetch_stop(w->prefetch, w->frame_pf[i].pf);
 		}
 		lf_walk_close_fd(w, f->fd);
 		f->fd = -1;
@@ -78,38 +176,121 @@ int lf_dfs_evict(struct lf_walk *w)
 	return -1;
 }
 
-/* The frame's next record other than "." and "..", without consuming it. */
-static struct lf_dirent *peek_record(struct lf_walk *w, struct lf_frame *f)
+/* The next record in the frame's region other than "." and "..", or NULL. */
+static inline __attribute__((always_inline)) struct lf_dirent *region_record(struct lf_walk *w,
+									   struct lf_frame *f)
 {
-	while (f->cur < f->end) {
-		struct lf_dirent *d;
-		if (f->flags & F_SORTED) {
-			return (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + f->cur));
+	while (f->left) {
+		char *p = w->arena + f->end - f->left;
+		if (__builtin_expect(f->flags & F_SORTED, 0)) {
+			return (struct lf_dirent *)(w->arena + *(size_t *)p);
 		}
-		d = (struct lf_dirent *)(w->arena + f->cur);
+		struct lf_dirent *d = (struct lf_dirent *)p;
 		if (!lf_dir_is_dot(d->d_name)) {
 			return d;
 		}
-		f->cur += d->d_reclen;
+		f->left -= d->d_reclen;
 	}
 	return NULL;
 }
 
-static void consume_record(struct lf_walk *w, struct lf_frame *f)
+/* Whether frame @i, below the top, has records left to visit (or an error). */
+static bool has_work(struct lf_walk *w, size_t i)
 {
-	if (f->flags & F_SORTED) {
-		f->cur += sizeof(size_t);
-	} else {
-		f->cur += ((struct lf_dirent *)(w->arena + f->cur))->d_reclen;
+	struct lf_frame *f = &w->frames[i];
+	return region_record(w, f) || (f->flags & F_SPILL);
+}
+
+/* Records of the spill to move into the region at once: a bounded step. */
+#define SPILL_STEP (256 * 1024)
+
+/*
+ * Refill the region of the top frame @t, whose records are spent: from its
+ * spill, or with the next chunk from its fd.
+ * @return 1 if records came, 0 at the end, -1 with errno set for a read
+ * error to report (or w->fatal set)
+ */
+static int refill_top(struct lf_walk *w, size_t t)
+{
+	struct lf_frame *f = &w->frames[t];
+	w->arenatop = f->end = frame_start(w, t);
+	f->left = 0;
+	if (f->flags & F_SPILL) {
+		struct lf_spill *s = find_spill(w, t);
+		if (s->off < s->len) {
+			size_t n = 0;
+			while (s->off + n < s->len && n < SPILL_STEP) {
+				n += ((struct lf_dirent *)(s->buf + s->off + n))->d_reclen;
+			}
+			if (lf_walk_reserve_arena(w, n) != 0) {
+				return lf_walk_set_fatal(w, errno);
+			}
+			memcpy(w->arena + w->arenatop, s->buf + s->off, n);
+			s->off += n;
+			w->arenatop += n;
+			f->end = w->arenatop;
+			f->left = (uint32_t)n;
+			return 1;
+		}
+		int err = s->err;
+		drop_spill(w, t);
+		errno = err;
+		return err ? -1 : 0;
 	}
+	if ((f->flags & F_EOF) || f->fd < 0) {
+		f->flags |= F_EOF;
+		return 0;
+	}
+	ssize_t n = lf_walk_read_chunk(w, f->fd);
+	if (n <= 0) {
+		f->flags |= F_EOF;
+		return n < 0 ? -1 : 0;
+	}
+	f->end = w->arenatop;
+	f->left = (uint32_t)n;
+	return 1;
+}
+
+/* peek_top() once the region is spent: out of the hot path. */
+static __attribute__((noinline)) struct lf_dirent *peek_refill(struct lf_walk *w, size_t t, int *err)
+{
+	for (;;) {
+		int r = refill_top(w, t);
+		if (r <= 0) {
+			*err = r < 0 ? errno : 0;
+			return NULL;
+		}
+		struct lf_dirent *d = region_record(w, &w->frames[t]);
+		if (d) {
+			return d;
+		}
+	}
+}
+
+/*
+ * The top frame's next record other than "." and "..", without consuming
+ * it, reading more as needed.  NULL at the end, or with *@err set to the
+ * errno of a read error to report (w->fatal set if it ends the walk).
+ */
+static inline struct lf_dirent *peek_top(struct lf_walk *w, size_t t, int *err)
+{
+	struct lf_dirent *d = region_record(w, &w->frames[t]);
+	return d ? d : peek_refill(w, t, err);
+}
+
+/* Move past @d, the record region_record() returned last. */
+static inline void consume_record(struct lf_frame *f, const struct lf_dirent *d)
+{
+	f->left -= (f->flags & F_SORTED) ? sizeof(size_t) : d->d_reclen;
 }
 
 size_t lf_dfs_dirs_left(const struct lf_walk *w)
 {
+	/* What is read of each directory (a streamed one's current chunk). */
 	size_t n = 0;
 	for (size_t i = 0; i < w->nframes; i++) {
 		const struct lf_frame *f = &w->frames[i];
-		n += lf_walk_count_dirs(w, f->cur, f->end, f->flags & F_SORTED);
+		n += lf_walk_count_dirs(w, f->end - f->left, f->end, f->flags & F_SORTED);
 	}
 	return n;
 }
@@ -124,6 +305,7 @@ static size_t id_hash(uint64_t dev, uint64_t ino, size_t nbuckets)
 
 static int hash_insert(struct lf_walk *w, size_t idx)
 {
+	int *hnext = w->hnext;
 	if (w->nframes > w->nbuckets) {
 		size_t n = w->nbuckets ? w->nbuckets * 4 : 256;
 		int *b = realloc(w->buckets, n * sizeof(*b));
@@ -140,14 +322,14 @@ static int hash_insert(struct lf_walk *w, size_t idx)
 			struct lf_frame *f = &w->frames[i];
 			if (f->flags & F_HAVE_ID) {
 				size_t h = id_hash(f->id_dev, f->id_ino, n);
-				f->hnext = b[h];
+				hnext[i] = b[h];
 				b[h] = (int)i;
 			}
 		}
 	}
 	struct lf_frame *f = &w->frames[idx];
 	size_t h = id_hash(f->id_dev, f->id_ino, w->nbuckets);
-	f->hnext = w->buckets[h];
+	hnext[idx] = w->buckets[h];
 	w->buckets[h] = (int)idx;
 	return 0;
 }
@@ -158,7 +340,7 @@ static void hash_remove(struct lf_walk *w, size_t idx)
 	size_t h = id_hash(f->id_dev, f->id_ino, w->nbuckets);
 	/* Frames leave in LIFO order, so this one heads its bucket. */
 	if (w->buckets[h] == (int)idx) {
-		w->buckets[h] = f->hnext;
+		w->buckets[h] = w->hnext[idx];
 	}
 }
 
@@ -167,7 +349,7 @@ static int hash_find(const struct lf_walk *w, uint64_t dev, uint64_t ino)
 	if (!w->nbuckets) {
 		return -1;
 	}
-	for (int i = w->buckets[id_hash(dev, ino, w->nbuckets)]; i >= 0; i = w->frames[i].hnext) {
+	for (int i = w->buckets[id_hash(dev, ino, w->nbuckets)]; i >= 0; i = w->hnext[i]) {
 		if (w->frames[i].id_dev == dev && w->frames[i].id_ino == ino) {
 			return i;
 		}
@@ -248,10 +430,21 @@ static bool same_dir(struct lf_walk *w, int fd, const struct lf_frame *f)
 	return false;
 }
 
-/* Where frame @i's own name starts in the path. */
+/*
+ * Where frame @i's own name starts in the path: after the last slash of its
+ * path (the frame below may be an ancestor further up, after tail popping).
+ */
 static size_t frame_nameoff(const struct lf_walk *w, size_t i)
 {
-	return i == 0 ? 0 : childoff(w, &w->frames[i - 1]);
+	const struct lf_frame *f = &w->frames[i];
+	if (f->depth == 0) {
+		return 0;
+	}
+	size_t off = f->pathlen;
+	while (off > 0 && w->path[off - 1] != '/' && w->path[off - 1] != '\0') {
+		off--;
+	}
+	return off;
 }
 
 /*
@@ -297,21 +490,67 @@ static int reopen_frame(struct lf_walk *w, size_t i, int src_fd, int src_depth)
 	return 0;
 }
 
-static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
+/* Make room for one more frame (and its entries in the side arrays). */
+static int grow_frames(struct lf_walk *w)
 {
-	if (w->nframes == w->framecap) {
-		size_t cap = w->framecap ? w->framecap * 2 : 64;
+	size_t cap = w->framecap ? w->framecap * 2 : 64;
+	if (w->nframes < w->framecap) {
+		cap = w->framecap;
+	}
+	if (cap != w->framecap) {
 		struct lf_frame *fr = realloc(w->frames, cap * sizeof(*fr));
 		if (!fr) {
-			lf_walk_close_fd(w, fd);
-			return lf_walk_set_fatal(w, errno);
+			return -1;
 		}
 		w->frames = fr;
 		w->framecap = cap;
 	}
+	if (lf_walk_is_logical(w) && (!w->hnext || cap != w->hnextcap)) {
+		int *h = realloc(w->hnext, cap * sizeof(*h));
+		if (!h) {
+			return -1;
+		}
+		w->hnext = h;
+		w->hnextcap = cap;
+	}
+	if (w->prefetch && (!w->frame_pf || cap != w->frame_pfcap)) {
+		struct lf_frame_pf *p = realloc(w->frame_pf, cap * sizeof(*p));
+		if (!p) {
+			return -1;
+		}
+		w->frame_pf = p;
+		w->frame_pfcap = cap;
+	}
+	if (w->gi && (!w->frame_gi || cap != w->frame_gicap)) {
+		struct lf_gi_scope **g = realloc(w->frame_gi, cap * sizeof(*g));
+		if (!g) {
+			return -1;
+		}
+		w->frame_gi = g;
+		w->frame_gicap = cap;
+	}
+	return 0;
+}
+
+/* Drop frame @i's ignore scope (LF_WALK_GITIGNORE). */
+static void drop_gi(struct lf_walk *w, size_t i)
+{
+	if (w->frame_gi) {
+		lf_gi_unref(w->frame_gi[i]);
+		w->frame_gi[i] = NULL;
+	}
+}
+
+static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
+{
+	if (grow_frames(w) != 0) {
+		lf_walk_close_fd(w, fd);
+		return lf_walk_set_fatal(w, errno);
+	}
 	size_t idx = w->nframes++;
 	struct lf_frame *f = &w->frames[idx];
-	f->start = f->cur = f->end = w->arenatop;
+	f->end = w->arenatop;
+	f->left = 0;
 	f->pathlen = w->pend.pathlen;
 	f->ino = w->pend.ino;
 	f->id_dev = w->pend.id_dev;
@@ -319,12 +558,16 @@ static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
 	f->fd = fd;
 	f->depth = w->pend.depth;
 	f->flags = (need_post ? F_NEED_POST : 0) | (w->pend.have_id ? F_HAVE_ID : 0) | (pinned ? F_PINNED : 0) |
-		   (w->pend.via_link ? F_VIA_LINK : 0);
-	f->hnext = -1;
-	f->pf = NULL;
-	f->pf_next = 0;
-	f->pf_none = 0;
-	f->gi = NULL;
+		   (w->pend.via_link ? F_VIA_LINK : 0) | (fd < 0 ? F_EOF : 0);
+	if (w->hnext) {
+		w->hnext[idx] = -1;
+	}
+	if (w->frame_pf) {
+		w->frame_pf[idx] = (struct lf_frame_pf){NULL, 0, 0};
+	}
+	if (w->frame_gi) {
+		w->frame_gi[idx] = NULL;
+	}
 	if (fd >= 0 && idx < w->evict_from) {
 		w->evict_from = idx;
 	}
@@ -353,15 +596,30 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		}
 	}
 	if (!root) {
-		struct lf_frame *parent = &w->frames[t];
-		if (!peek_record(w, parent)) {
-			/* Its records are spent: the child may reuse the space. */
-			w->arenatop = parent->start;
-			parent->cur = parent->end = parent->start;
-			if (!need_post && parent->depth > 0 && !lf_walk_is_logical(w)) {
-				release_window(w, parent);
-				lf_walk_close_fd(w, parent->fd);
-				lf_gi_unref(parent->gi);
+		/*
+		 * The parent's next records, read now if its region is spent, so
+		 * that the child's region can go above them, and so that a parent
+		 * at its end is known to be one before the child is pushed.
+		 */
+		int rerr;
+		if (!peek_top(w, t, &rerr)) {
+			if (w->fatal) {
+				lf_walk_close_fd(w, fd);
+				return -1;
+			}
+			if (rerr) {
+				/* Reported when the walk is back in the parent. */
+				struct lf_spill *s = add_spill(w, t);
+				if (!s) {
+					lf_walk_close_fd(w, fd);
+					return lf_walk_set_fatal(w, errno);
+				}
+				s->err = rerr;
+			} else if (!need_post && w->frames[t].depth > 0 && !lf_walk_is_logical(w)) {
+				/* Spent: the child takes its place and its region. */
+				release_window(w, t);
+				lf_walk_close_fd(w, w->frames[t].fd);
+				drop_gi(w, t);
 				w->nframes--;
 			}
 		}
@@ -369,8 +627,12 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 	if (push_frame(w, fd, need_post, root) != 0) {
 		return -1;
 	}
-	if (fd >= 0) {
-		struct lf_frame *f = &w->frames[w->nframes - 1];
+	if (fd >= 0 && ((w->opts.flags & LF_WALK_SORT) || w->gi)) {
+		/*
+		 * The whole directory, once (a streamed one is read as it is
+		 * visited): sorted, or for LF_WALK_GITIGNORE, which must know
+		 * whether .gitignore and .git are there before the first child.
+		 */
 		bool sorted;
 		size_t start, end;
 		if (lf_walk_read_dir(w, fd, &start, &end, &sorted) != 0) {
@@ -379,12 +641,14 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 			}
 			err = errno;
 		}
-		f = &w->frames[w->nframes - 1];
-		f->cur = start;
-		f->end = end;
-		if (sorted) {
-			f->flags |= F_SORTED;
+		size_t t = w->nframes - 1;
+		struct lf_frame *f = &w->frames[t];
+		if (end - start > UINT32_MAX) {
+			return lf_walk_set_fatal(w, EOVERFLOW);
 		}
+		f->end = end;
+		f->left = (uint32_t)(end - start);
+		f->flags |= (sorted ? F_SORTED : 0) | F_EOF;
 		if (w->gi && !err) {
 			const struct lf_parent dir = {
 				.pathlen = f->pathlen,
@@ -392,7 +656,7 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 				.fd = fd,
 				.depth = f->depth,
 			};
-			int r = lf_walk_gi_enter(w, fd, start, end, sorted, gi, pend_excluded, &dir, &f->gi);
+			int r = lf_walk_gi_enter(w, fd, start, end, sorted, gi, pend_excluded, &dir, &w->frame_gi[t]);
 			if (r != 0) {
 				return r;
 			}
@@ -442,11 +706,13 @@ static int visit_root(struct lf_walk *w)
  * Hand the names from the top frame's cursor on to the stat-ahead thread,
  * unless fewer than two are left: the walker is about to stat the first.
  */
-static void submit_window(struct lf_walk *w, struct lf_frame *top)
+static void submit_window(struct lf_walk *w, size_t t)
 {
+	struct lf_frame *top = &w->frames[t];
+	struct lf_frame_pf *p = &w->frame_pf[t];
 	const char *names[LF_PF_WINDOW];
 	unsigned n = 0;
-	for (size_t cur = top->cur; cur < top->end && n < LF_PF_WINDOW;) {
+	for (size_t cur = top->end - top->left; cur < top->end && n < LF_PF_WINDOW;) {
 		struct lf_dirent *d;
 		if (top->flags & F_SORTED) {
 			d = (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + cur));
@@ -466,62 +732,64 @@ static void submit_window(struct lf_walk *w, struct lf_frame *top)
 	 * With LF_PF_MAX_WINDOWS live (a deep tree), this directory goes
 	 * without: dropping a shallower window would waste stats made for it.
 	 */
-	top->pf = lf_prefetch_submit(w->prefetch, top->fd, names, n);
-	top->pf_next = 0;
-	if (!top->pf && errno == EBUSY) {
-		top->pf_none = n - 1; /* not again for each of these names */
-	} else if (!top->pf) {
+	p->pf = lf_prefetch_submit(w->prefetch, top->fd, names, n);
+	p->next = 0;
+	if (!p->pf && errno == EBUSY) {
+		p->none = n - 1; /* not again for each of these names */
+	} else if (!p->pf) {
 		w->stat_ahead = false; /* no thread or no memory: stat as usual */
 	}
 }
 
 /* The stat-ahead window and slot of the top frame's next child, if any. */
-static struct lf_pf_window *window_slot(struct lf_walk *w, struct lf_frame *top, unsigned *idx)
+static struct lf_pf_window *window_slot(struct lf_walk *w, size_t t, unsigned *idx)
 {
+	struct lf_frame_pf *p = &w->frame_pf[t];
 	bool wanted = lf_prefetch_tick(w->prefetch);
-	if (top->pf_none) {
-		top->pf_none--;
+	if (p->none) {
+		p->none--;
 		return NULL;
 	}
-	if (top->pf && top->pf_next == lf_pf_window_count(top->pf)) {
-		release_window(w, top);
+	if (p->pf && p->next == lf_pf_window_count(p->pf)) {
+		release_window(w, t);
 	}
-	if (!top->pf) {
+	if (!p->pf) {
 		if (!wanted) {
 			return NULL;
 		}
-		submit_window(w, top);
-		if (!top->pf) {
+		submit_window(w, t);
+		if (!p->pf) {
 			return NULL;
 		}
 	}
-	*idx = top->pf_next++;
-	return top->pf;
+	*idx = p->next++;
+	return p->pf;
 }
 
 /* Visit the next record of the top frame.  1: entry ready, 0: go on. */
 static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 {
-	struct lf_frame *top = &w->frames[w->nframes - 1];
+	size_t t = w->nframes - 1;
+	struct lf_frame *top = &w->frames[t];
 	const struct lf_parent dir = {
 		.pathlen = top->pathlen,
 		.childoff = childoff(w, top),
 		.fd = top->fd,
 		.depth = top->depth,
-		.gi = top->gi,
+		.gi = w->frame_gi ? w->frame_gi[t] : NULL,
 	};
 	int depth = top->depth + 1;
 	struct lf_pf_window *pf = NULL;
 	unsigned pf_idx = 0;
 
 	/* Entries above -mindepth are never evaluated: not worth a stat. */
-	if (w->stat_ahead && depth >= w->opts.mindepth) {
-		pf = window_slot(w, top, &pf_idx);
+	if (w->stat_ahead && depth >= w->opts.mindepth && w->frame_pf) {
+		pf = window_slot(w, t, &pf_idx);
 	}
-	consume_record(w, top);
+	consume_record(top, d);
 	int r = lf_walk_visit_record(w, d, &dir, pf, pf_idx);
 	if (r != 0) {
-		return r == 2 ? 0 : r;
+		return r == 2 ? 0 : r; /* 2: ignored (LF_WALK_GITIGNORE) */
 	}
 	struct lf_entry *e = &w->ent.pub;
 	if (e->type == LF_DIR) {
@@ -604,7 +872,7 @@ static int pop_frame(struct lf_walk *w)
 	struct lf_frame *f = &w->frames[t];
 	int ret = 0;
 
-	if (t > 0 && !(w->frames[t - 1].flags & F_LOST) && peek_record(w, &w->frames[t - 1])) {
+	if (t > 0 && !(w->frames[t - 1].flags & F_LOST) && has_work(w, t - 1)) {
 		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
 			int err = errno;
 			struct lf_frame *parent = &w->frames[t - 1];
@@ -614,10 +882,13 @@ static int pop_frame(struct lf_walk *w)
 		}
 		f = &w->frames[t];
 	}
-	release_window(w, f);
+	release_window(w, t);
 	lf_walk_close_fd(w, f->fd);
-	lf_gi_unref(f->gi);
-	w->arenatop = f->start;
+	drop_gi(w, t);
+	if (f->flags & F_SPILL) {
+		drop_spill(w, t);
+	}
+	w->arenatop = frame_start(w, t);
 	if (lf_walk_is_logical(w) && (f->flags & F_HAVE_ID)) {
 		hash_remove(w, t);
 	}
@@ -648,15 +919,27 @@ static int dfs_next(struct lf_walk *w)
 			continue;
 		}
 
-		struct lf_frame *top = &w->frames[w->nframes - 1];
+		size_t t = w->nframes - 1;
+		struct lf_frame *top = &w->frames[t];
 		if (top->flags & F_LOST) {
-			top->cur = top->end;
-			top->flags |= F_POST_DONE;
+			if (top->flags & F_SPILL) {
+				drop_spill(w, t);
+			}
+			top->left = 0;
+			top->flags |= F_POST_DONE | F_EOF;
 		}
-		struct lf_dirent *d = peek_record(w, top);
+		int rerr;
+		struct lf_dirent *d = peek_top(w, t, &rerr);
+		top = &w->frames[t];
 		int r;
 		if (d) {
 			r = visit_child(w, d);
+		} else if (rerr) {
+			if (w->fatal) {
+				return -1;
+			}
+			lf_walk_error_entry(w, top->pathlen, frame_nameoff(w, t), top->depth, rerr);
+			return 1;
 		} else if ((top->flags & F_NEED_POST) && !(top->flags & F_POST_DONE)) {
 			r = visit_post(w);
 		} else {
@@ -683,11 +966,23 @@ void lf_dfs_free(struct lf_walk *w)
 {
 	for (size_t i = 0; i < w->nframes; i++) {
 		lf_walk_close_fd(w, w->frames[i].fd);
-		lf_gi_unref(w->frames[i].gi);
+		drop_gi(w, i);
 	}
 	w->nframes = 0;
 	free(w->frames);
 	w->frames = NULL;
+	free(w->frame_gi);
+	w->frame_gi = NULL;
+	free(w->frame_pf);
+	w->frame_pf = NULL;
+	free(w->hnext);
+	w->hnext = NULL;
 	free(w->buckets);
 	w->buckets = NULL;
+	for (size_t k = 0; k < w->nspills; k++) {
+		free(w->spills[k].buf);
+	}
+	free(w->spills);
+	w->spills = NULL;
+	w->nspills = 0;
 }

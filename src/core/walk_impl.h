@@ -20,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* Frame and node flags. */
 enum {
@@ -30,6 +31,8 @@ enum {
 	F_LOST = 1 << 4,      /* could not be reopened: leave the subtree alone */
 	F_PINNED = 1 << 5,    /* never evict (roots, the directory being read) */
 	F_VIA_LINK = 1 << 6,  /* reached by following a symbolic link (-L) */
+	F_EOF = 1 << 7,       /* its fd has nothing more to read */
+	F_SPILL = 1 << 8,     /* records or a read error wait in w->spills */
 };
 
 /* The current entry, with its private stat cache. */
@@ -44,20 +47,43 @@ struct entry_priv {
 	unsigned pf_idx;
 };
 
-/* A directory on the depth-first stack. */
+/*
+ * A directory on the depth-first stack: what one level of depth costs, so
+ * kept small (56 bytes).  Its records are the arena region from the end of
+ * the frame below (0 for the bottom frame) to @end, the next one @left
+ * bytes before @end; the directory is read through that region one
+ * getdents64 chunk at a time while its fd stays open.  The stat-ahead
+ * window and the loop-detection link live in arrays beside the stack,
+ * allocated only for the walks that use them.
+ */
 struct lf_frame {
-	size_t start, end, cur; /* arena offsets of its records (or index array) */
-	size_t pathlen;         /* its path is path[0, pathlen) */
-	uint64_t ino;           /* d_ino, reported on the post-order visit */
+	size_t end;
+	size_t pathlen; /* its path is path[0, pathlen) */
+	uint64_t ino;   /* d_ino, reported on the post-order visit */
 	uint64_t id_dev, id_ino;
 	int fd;
 	int depth;
 	unsigned flags;
-	int hnext; /* next frame in the same loop-detection bucket, or -1 */
+	uint32_t left; /* bytes of its region still to visit */
+};
+
+/* A frame's stat-ahead state (w->frame_pf, beside w->frames). */
+struct lf_frame_pf {
 	struct lf_pf_window *pf; /* its names being stat'ed ahead, or NULL */
-	unsigned pf_next;        /* the window's slot of the next child */
-	unsigned pf_none;        /* children to visit without a window */
-	struct lf_gi_scope *gi;  /* its children's ignore scope (LF_WALK_GITIGNORE) */
+	unsigned next;           /* the window's slot of the next child */
+	unsigned none;           /* children to visit without a window */
+};
+
+/*
+ * The rest of a directory whose fd had to be closed before its end was
+ * read (the fd budget), or the error that ended its reading; the frame is
+ * F_SPILL until the walk has taken it.  Rare, so kept in a list.
+ */
+struct lf_spill {
+	size_t frame; /* index in w->frames */
+	char *buf;    /* records still to visit: buf[off, len) */
+	size_t off, len;
+	int err;      /* errno to report after the records, or 0 */
 };
 
 /* The directory whose records an engine visits (lf_walk_visit_record()). */
@@ -84,6 +110,14 @@ struct lf_walk {
 
 	struct lf_frame *frames;
 	size_t nframes, framecap;
+	struct lf_frame_pf *frame_pf; /* beside frames, when there is a prefetcher */
+	size_t frame_pfcap;
+	int *hnext; /* beside frames under LF_LOGICAL: next frame in the same bucket, or -1 */
+	size_t hnextcap;
+	struct lf_gi_scope **frame_gi; /* beside frames under LF_WALK_GITIGNORE: their children's scope */
+	size_t frame_gicap;
+	struct lf_spill *spills;
+	size_t nspills, spillcap;
 	size_t evict_from; /* no frame below this index holds an fd */
 
 	int *buckets; /* loop detection under LF_LOGICAL: frame index heads */
@@ -152,6 +186,13 @@ int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino);
 void lf_walk_make_room(struct lf_walk *w, int need); /* evict until @need fds fit */
 int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow);
 int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted);
+/*
+ * Read the next records of @fd with one getdents64 call of a bounded buffer,
+ * to the arena's top (the caller puts the top where they belong), and move
+ * the top past them.  Returns the bytes read, 0 at the end of the
+ * directory, or -1 with errno set (and w->fatal, if the arena cannot grow).
+ */
+ssize_t lf_walk_read_chunk(struct lf_walk *w, int fd);
 void lf_walk_reset_entry(struct lf_walk *w);
 int lf_walk_resolve_type(struct lf_walk *w);
 void lf_walk_error_entry(struct lf_walk *w, size_t pathlen, size_t nameoff, int depth, int err);

@@ -3,10 +3,12 @@
 #
 # Compares luafind with GNU find, bfs and fd on the trees of DESIGN.md, "Where
 # the bar is": a deterministic 500,002-entry synthetic source tree (32,001
-# directories) and a 1,000,000-level directory chain, both on tmpfs.  Each
-# query is one hyperfine invocation over all the tools, warm; the tables give
-# medians and ratios of medians to GNU find, never single times.  Run with
-# --help for the options.
+# directories), a 1,000,000-level directory chain and a directory of 1,000,000
+# files, on tmpfs; and a 200,001-entry tree of the same kind on a disk
+# filesystem (ext4), warm or, with --cold, with the page cache dropped before
+# every run.  Each query is one hyperfine invocation over all the tools; the
+# tables give medians and ratios of medians to GNU find, never single times.
+# Run with --help for the options.
 set -euo pipefail
 
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -16,9 +18,18 @@ BENCH_DIR=${LUAFIND_BENCH_DIR:-/dev/shm/luafind-bench}
 TREE=$BENCH_DIR/tree
 CHAIN=$BENCH_DIR/chain
 WIDE=$BENCH_DIR/wide
+WIDE_DIR=$BENCH_DIR/wide1m
+WIDE_FILES=1000000
 BIN=$BENCH_DIR/bin
 SEED=1
 CHAIN_DEPTH=1000000
+DISK_DIR=${LUAFIND_BENCH_DISK:-/var/tmp/luafind-bench}
+DISK_TREE=$DISK_DIR/tree
+DISK_DIRS=12800
+DISK_FILES=187200
+BFS4=${LUAFIND_BFS4:-$REPO/build/tools/bfs-4.1.4/bin/bfs}
+COLD=0
+DROP_CACHES=/proc/sys/vm/drop_caches
 
 LUAFIND=$REPO/build/release/luafind
 RUNS=10
@@ -33,14 +44,21 @@ FAILED=()
 usage() {
 	cat <<EOF
 Usage: tests/bench/bench.sh [--luafind PATH] [--runs N] [--quick] [--only NAME]
-                            [--rounds K] [--syscalls] [--help]
+                            [--rounds K] [--cold] [--syscalls] [--help]
 
-Benchmark luafind against GNU find, bfs and fd (fdfind), warm, on tmpfs.
+Benchmark luafind against GNU find, bfs (2.6, and 4.1 if built) and fd
+(fdfind), warm on tmpfs; on a disk filesystem, warm or cold.
 
 Queries (NAME for --only; a comma-separated list works too):
   list    list everything:  luafind T | find T | bfs T | fdfind -uu -j1 . T
   name    -name '*.c'       (fd: fdfind -uu -j1 -g '*.c' T)
   size    -size +16k        (fd: fdfind -uu -j1 -S +16k . T)
+  disk-list, disk-name, disk-size
+          the same three on a $((DISK_DIRS + DISK_FILES + 1))-entry tree of the same kind on disk
+          (\$LUAFIND_BENCH_DISK, default $DISK_DIR: it must not be
+          tmpfs); warm, or cold with --cold
+  wide    list a directory of $WIDE_FILES files (tmpfs), then each tool's
+          peak RSS doing it
   chain   -mindepth $CHAIN_DEPTH on a $CHAIN_DEPTH-level chain (luafind, find,
           bfs), then peak RSS (/usr/bin/time -f %M), luafind also under
           ulimit -n 16
@@ -59,12 +77,17 @@ Options:
   --rounds K      repeat each query's hyperfine invocation K times and pool the
                   runs (default 1); hyperfine runs each command's runs back to
                   back, so K > 1 interleaves the tools against drift
+  --cold          drop the page cache (sync; echo 3 > $DROP_CACHES) before
+                  every run of the disk queries, and no warmup: needs root;
+                  refused otherwise.  Without --only, runs the disk queries
+                  only (cold tmpfs means nothing)
   --syscalls      also count syscalls with strace -f -c for each tree query
                   and print them per entry (slow: strace costs ~10x)
   --help          this text
 
 Trees live in \$LUAFIND_BENCH_DIR (default /dev/shm/luafind-bench) and are
-reused while their stamp files match; results (hyperfine JSON, strace
+reused while their stamp files match (the disk tree in \$LUAFIND_BENCH_DISK
+likewise); results (hyperfine JSON, strace
 outputs, tables.txt) go to \$LUAFIND_BENCH_DIR/results/DATE.  Every command's
 output goes to /dev/null; the "lines" column counts it once per command (fd
 omits the root, so its count is one lower).  A luafind that lacks a predicate is skipped for
@@ -95,6 +118,7 @@ parse_args() {
 		--quick) quick=1 ;;
 		--only) (($# >= 2)) || die "--only needs a query name"; ONLY=$2; shift ;;
 		--syscalls) SYSCALLS=1 ;;
+		--cold) COLD=1 ;;
 		-h | --help) usage; exit 0 ;;
 		*) die "unknown argument '$1' (see --help)" ;;
 		esac
@@ -111,9 +135,23 @@ parse_args() {
 	[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds: not a positive number: $ROUNDS"
 	local q
 	for q in ${ONLY//,/ }; do
-		[[ $q =~ ^(list|name|size|chain|delete-tree|delete-wide|delete-chain)$ ]] ||
-			die "--only: unknown query '$q' (list, name, size, chain, delete-tree, delete-wide, delete-chain)"
+		[[ $q =~ ^(list|name|size|disk-list|disk-name|disk-size|wide|chain|delete-tree|delete-wide|delete-chain)$ ]] ||
+			die "--only: unknown query '$q' (list, name, size, disk-list, disk-name, disk-size, wide, chain, delete-tree, delete-wide, delete-chain)"
 	done
+	if ((COLD)); then
+		[[ -n $ONLY ]] || ONLY=disk-list,disk-name,disk-size
+		wanted disk-list || wanted disk-name || wanted disk-size ||
+			die "--cold applies to the disk queries (disk-list, disk-name, disk-size), none of which --only names"
+		[[ $(id -u) == 0 ]] ||
+			die "--cold drops the page cache before every run (echo 3 > $DROP_CACHES), which needs root; run as root, or without --cold"
+		[[ -w $DROP_CACHES ]] ||
+			die "--cold: cannot write $DROP_CACHES (a read-only /proc/sys, as in an unprivileged container?); run without --cold"
+	fi
+}
+
+# True if any disk query was asked for.
+wanted_disk() {
+	wanted disk-list || wanted disk-name || wanted disk-size
 }
 
 # True if query $1 was asked for.
@@ -133,7 +171,7 @@ check_prereqs() {
 	need cc gcc
 	need python3 python3
 	need sha256sum coreutils
-	if wanted chain; then
+	if wanted chain || wanted wide || wanted delete-chain; then
 		[[ -x /usr/bin/time ]] || die "/usr/bin/time not found; install it with: apt-get install -y time"
 	fi
 	if ((SYSCALLS)); then
@@ -147,6 +185,13 @@ or pass --luafind PATH"
 	local fs
 	fs=$(stat -f -c %T "$BENCH_DIR")
 	[[ $fs == tmpfs ]] || warn "$BENCH_DIR is on $fs, not tmpfs: results are not comparable with DESIGN.md"
+	if wanted_disk; then
+		mkdir -p "$DISK_DIR" || die "cannot create $DISK_DIR"
+		fs=$(stat -f -c %T "$DISK_DIR")
+		[[ $fs != tmpfs && $fs != ramfs ]] ||
+			die "$DISK_DIR is on $fs: the disk queries need a disk filesystem (set LUAFIND_BENCH_DISK)"
+	fi
+	[[ -x $BFS4 ]] || BFS4=""
 }
 
 # Compile tool $1 from source $2 into $BIN unless it is up to date.
@@ -202,6 +247,18 @@ prepare_trees() {
 		sum=$(sha256sum <"$REPO/tests/tools/mkchain.c" | cut -c1-16)
 		ensure_built "$CHAIN" "mkchain $sum $CHAIN_DEPTH" "$BIN/mkchain" "$CHAIN" "$CHAIN_DEPTH"
 	fi
+	if wanted wide; then
+		local sum
+		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
+		ensure_built "$WIDE_DIR" "mktree $sum -d 0 -f $WIDE_FILES" "$BIN/mktree" -s "$SEED" -d 0 -f "$WIDE_FILES" "$WIDE_DIR"
+	fi
+	if wanted_disk; then
+		local sum
+		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
+		ensure_built "$DISK_TREE" "mktree $sum -s $SEED -d $DISK_DIRS -f $DISK_FILES" \
+			"$BIN/mktree" -s "$SEED" -d "$DISK_DIRS" -f "$DISK_FILES" "$DISK_TREE"
+		sync
+	fi
 	mkdir -p "$BENCH_DIR/probe"
 }
 
@@ -221,10 +278,13 @@ print_environment() {
 	echo "luafind:   $LUAFIND (built $(date -r "$LUAFIND" -Is)), checkout $rev"
 	# shellcheck disable=SC2185 # --version, not a path
 	echo "find:      $(find --version | head -n1)"
-	echo "bfs:       $(bfs --version | head -n1)"
+	echo "bfs:       $(bfs --version | head -n1)${BFS4:+; bfs4: $BFS4}"
 	echo "fd:        $(fdfind --version)"
 	echo "hyperfine: $(hyperfine --version)"
-	echo "settings:  runs $RUNS, warmup $WARMUP, chain runs $CHAIN_RUNS, rounds $ROUNDS"
+	echo "settings:  runs $RUNS, warmup $WARMUP, chain runs $CHAIN_RUNS, rounds $ROUNDS$( ((COLD)) && echo ", cold (disk queries)")"
+	if wanted_disk; then
+		echo "disk tree: $DISK_TREE on $(stat -f -c %T "$DISK_DIR") ($(df --output=source "$DISK_DIR" | tail -n1))"
+	fi
 	echo "results:   $RESULTS"
 }
 
@@ -264,7 +324,7 @@ check_cmds() {
 # Benchmark the commands in NAMES/CMDS as query $1 ($2: its title) with $3
 # runs, then print its table.
 run_query() {
-	local query=$1 title=$2 runs=$3 warmup=$WARMUP round i args=() jsons=()
+	local query=$1 title=$2 runs=$3 warmup=$WARMUP round i args=() jsons=() prep=()
 	echo
 	echo "### $title"
 	check_cmds "$query"
@@ -274,9 +334,13 @@ run_query() {
 		args+=(--command-name "${NAMES[i]}" "${CMDS[i]}")
 	done
 	[[ $query != chain ]] || warmup=1
+	if ((COLD)) && [[ $query == disk-* ]]; then
+		warmup=0
+		prep=(--prepare "sh -c 'sync && echo 3 > $DROP_CACHES'")
+	fi
 	for ((round = 1; round <= ROUNDS; round++)); do
 		local json=$RESULTS/$query.round$round.json
-		if ! hyperfine -N --warmup "$warmup" --runs "$runs" --output null \
+		if ! hyperfine -N --warmup "$warmup" --runs "$runs" --output null "${prep[@]}" \
 			--export-json "$json" "${args[@]}"; then
 			warn "$query: hyperfine failed"
 			FAILED+=("$query")
@@ -288,35 +352,42 @@ run_query() {
 		tee -a "$RESULTS/tables.txt"
 }
 
-# The tree queries: $1 is the query name.
+# The tree queries: $1 is the query name (disk-*: the same on the disk tree).
 tree_query() {
 	local q=$1 T=$TREE
 	NAMES=() CMDS=()
+	if [[ $q == disk-* ]]; then
+		T=$DISK_TREE
+		q=${q#disk-}
+	fi
 	case $q in
 	list)
 		add_cmd luafind "$LUAFIND $T"
 		add_cmd find "find $T"
 		add_cmd bfs "bfs $T"
+		[[ -z $BFS4 ]] || add_cmd bfs4 "$BFS4 $T"
 		add_cmd fd "fdfind -uu -j1 --color never . $T"
 		;;
 	name)
 		if luafind_supports -name x; then
 			add_cmd luafind "$LUAFIND $T -name '*.c'"
 		else
-			printf 'luafind\tno -name yet\n' >"$RESULTS/$q.unsupported"
+			printf 'luafind\tno -name yet\n' >"$RESULTS/$1.unsupported"
 		fi
 		add_cmd find "find $T -name '*.c'"
 		add_cmd bfs "bfs $T -name '*.c'"
+		[[ -z $BFS4 ]] || add_cmd bfs4 "$BFS4 $T -name '*.c'"
 		add_cmd fd "fdfind -uu -j1 --color never -g '*.c' $T"
 		;;
 	size)
 		if luafind_supports -size +16k; then
 			add_cmd luafind "$LUAFIND $T -size +16k"
 		else
-			printf 'luafind\tno -size yet\n' >"$RESULTS/$q.unsupported"
+			printf 'luafind\tno -size yet\n' >"$RESULTS/$1.unsupported"
 		fi
 		add_cmd find "find $T -size +16k"
 		add_cmd bfs "bfs $T -size +16k"
+		[[ -z $BFS4 ]] || add_cmd bfs4 "$BFS4 $T -size +16k"
 		add_cmd fd "fdfind -uu -j1 --color never -S +16k . $T"
 		;;
 	esac
@@ -324,16 +395,20 @@ tree_query() {
 
 # Title of a tree query.
 tree_title() {
-	case $1 in
-	list) echo "list all" ;;
-	name) echo "-name '*.c'" ;;
-	size) echo "-size +16k" ;;
+	local where=""
+	if [[ $1 == disk-* ]]; then
+		where=", disk tree ($( ((COLD)) && echo cold || echo warm))"
+	fi
+	case ${1#disk-} in
+	list) echo "list all$where" ;;
+	name) echo "-name '*.c'$where" ;;
+	size) echo "-size +16k$where" ;;
 	esac
 }
 
 run_tree_queries() {
 	local q
-	for q in list name size; do
+	for q in list name size disk-list disk-name disk-size; do
 		wanted "$q" || continue
 		tree_query "$q"
 		run_query "$q" "$(tree_title "$q")" "$RUNS"
@@ -354,6 +429,25 @@ peak_rss() {
 		exec /usr/bin/time -f %M -o "$out" "$@" >/dev/null 2>"$RESULTS/rss.err"
 	) || rc=$?
 	echo "$(tail -n1 "$out") $rc"
+}
+
+# A directory of $WIDE_FILES files: listing time, then peak RSS.
+run_wide() {
+	NAMES=() CMDS=()
+	add_cmd luafind "$LUAFIND $WIDE_DIR"
+	add_cmd find "find $WIDE_DIR"
+	add_cmd bfs "bfs $WIDE_DIR"
+	[[ -z $BFS4 ]] || add_cmd bfs4 "$BFS4 $WIDE_DIR"
+	add_cmd fd "fdfind -uu -j1 --color never . $WIDE_DIR"
+	run_query wide "list a directory of $WIDE_FILES files" "$RUNS"
+
+	printf '\n== peak RSS listing the wide directory (/usr/bin/time -f %%M)\n' | tee -a "$RESULTS/tables.txt"
+	local i r
+	for i in "${!CMDS[@]}"; do
+		# shellcheck disable=SC2086 # the command line is words
+		r=$(peak_rss "" ${CMDS[i]})
+		printf '%-8s %8s KiB  exit %s\n' "${NAMES[i]}" "${r% *}" "${r#* }" | tee -a "$RESULTS/tables.txt"
+	done
 }
 
 run_chain() {
@@ -439,11 +533,13 @@ run_delete() {
 
 # Count syscalls of each tool on the tree queries with strace -f -c.
 run_syscalls() {
-	local entries dirs q i pairs
-	entries=$(find "$TREE" | wc -l)
-	dirs=$(find "$TREE" -type d | wc -l)
-	for q in list name size; do
+	local entries dirs q i pairs t
+	for q in list name size disk-list disk-name disk-size; do
 		wanted "$q" || continue
+		t=$TREE
+		[[ $q != disk-* ]] || t=$DISK_TREE
+		entries=$(find "$t" | wc -l)
+		dirs=$(find "$t" -type d | wc -l)
 		tree_query "$q"
 		pairs=()
 		for i in "${!CMDS[@]}"; do
@@ -465,11 +561,14 @@ main() {
 	prepare_trees
 	print_environment | tee "$RESULTS/tables.txt"
 	run_tree_queries
+	if wanted wide; then
+		run_wide
+	fi
 	if wanted chain; then
 		run_chain
 	fi
 	run_delete
-	if ((SYSCALLS)) && { wanted list || wanted name || wanted size; }; then
+	if ((SYSCALLS)) && { wanted list || wanted name || wanted size || wanted_disk; }; then
 		run_syscalls
 	fi
 	echo

@@ -231,6 +231,41 @@ check_delete_chain() {
 	echo "ok: 100,000-level chain deleted under ulimit -n 16 ($stats)"
 }
 
+# A 100,000-entry directory is read through a bounded buffer, in many
+# getdents64 calls, its peak memory not growing with its size; then deleted
+# while it is being read, under ulimit -n 16.
+check_wide_stream() {
+	t=$work/wide100k
+	rm -rf "$t"
+	mkdir -p "$t/sub"
+	(cd "$t" && seq 1 100000 | sed 's/^/f/' | xargs touch)
+	(cd "$t/sub" && seq 1 3000 | sed 's/^/g/' | xargs touch)
+	for args in "" "-depth"; do
+		# shellcheck disable=SC2086
+		stats=$("$luafind" --stats "$t" $args 2>&1 >/dev/null)
+		[ "$(echo "$stats" | counter entries)" -eq 103002 ] || fail "$args: $stats"
+		[ "$(echo "$stats" | counter stats)" -eq 1 ] || fail "$args: $stats"
+		# shellcheck disable=SC2086
+		dups=$("$luafind" "$t" $args | sort | uniq -d | wc -l)
+		[ "$dups" -eq 0 ] || fail "$args: $dups entries listed twice"
+	done
+	# 3.2 MB of records: at least 40 reads of a 64 KiB buffer.
+	n=$("$luafind" --stats "$t" 2>&1 >/dev/null | counter getdents)
+	[ "$n" -ge 40 ] || fail "getdents=$n: the directory was not read in bounded chunks"
+	echo "ok: a 100,000-entry directory listed in $n getdents64 calls"
+	if [ -x /usr/bin/time ]; then
+		mkdir -p "$work/empty"
+		wide=$(/usr/bin/time -f %M "$luafind" "$t" 2>&1 >/dev/null | tail -1)
+		empty=$(/usr/bin/time -f %M "$luafind" "$work/empty" 2>&1 >/dev/null | tail -1)
+		[ $((wide - empty)) -lt 1536 ] || fail "peak RSS ${wide} KiB listing it, ${empty} KiB for an empty dir"
+		echo "ok: peak RSS ${wide} KiB listing it, ${empty} KiB for an empty directory"
+	fi
+	stats=$(ulimit -n 16 && "$luafind" --stats "$t" -mindepth 1 -delete 2>&1) || fail "-delete: $stats"
+	[ "$(echo "$stats" | counter unlinks)" -eq 103001 ] || fail "-delete: $stats"
+	[ -z "$(ls -A "$t")" ] || fail "-delete left $(ls -A "$t" | wc -l) entries"
+	echo "ok: deleted while read, under ulimit -n 16"
+}
+
 # -lua reads lazily, and a failing -lua query stops before doing harm.
 check_lua() {
 	need_strace "counting the stat calls of -lua"

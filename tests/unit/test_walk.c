@@ -1703,6 +1703,77 @@ static void test_few_fds_deep_tree(void **state)
 	sv_free(&made);
 }
 
+/*
+ * Directories many getdents64 chunks wide, with subdirectories among their
+ * names at two levels, so that the walk leaves a directory for a child in
+ * the middle of its stream; with max_fds 3 that directory's fd is evicted
+ * there, and the rest of it is read into memory first.
+ */
+#define WIDE_NAME "%04d-a-name-long-enough-that-a-few-hundred-of-them-fill-a-getdents-buffer-of-64-KiB"
+static void make_wide_level(struct strvec *made, const char *dir, int level, size_t *ndirs)
+{
+	char path[4096];
+	*ndirs += 1;
+	for (int i = 0; i < 700; i++) {
+		bool sub = level < 3 && i % 350 == 3;
+		snprintf(path, sizeof(path), "%s/" WIDE_NAME "%s", dir, i, sub ? "/" : "");
+		mk(made, path);
+		if (sub) {
+			path[strlen(path) - 1] = '\0';
+			make_wide_level(made, path, level + 1, ndirs);
+		}
+	}
+}
+
+static void make_wide_levels(struct strvec *made, size_t *ndirs)
+{
+	mk(made, "t/");
+	*ndirs = 0;
+	make_wide_level(made, "t", 0, ndirs);
+}
+
+static void test_wide_streamed(void **state)
+{
+	(void)state;
+	struct strvec made = {0};
+	size_t ndirs;
+	make_wide_levels(&made, &ndirs);
+	const char *roots[] = {"t"};
+	for (size_t k = 0; k < NORDERS; k++) {
+		for (int sorted = 0; sorted < 2; sorted++) {
+			struct strvec want = {0};
+			expected_visits(&made, all_orders[k], 0, -1, 0, &want);
+			for (int max_fds = 0; max_fds <= 3; max_fds += 3) {
+				struct lf_walk_opts o = opts_for(roots, 1, all_orders[k]);
+				o.flags = sorted ? LF_WALK_SORT : 0;
+				o.max_fds = max_fds;
+				struct result r;
+				walk(&o, &r);
+				print_message("order %-7s sorted %d max_fds %d: getdents %llu for %zu dirs, reopens %llu\n",
+					      order_name(o.order), sorted, max_fds, (unsigned long long)r.c.getdents,
+					      ndirs, (unsigned long long)r.c.reopens);
+				assert_visits(&r, &want);
+				assert_int_equal(r.n, want.n); /* nothing twice */
+				check_order(&r, o.order);
+				assert_int_equal(r.errors, 0);
+				assert_int_equal(r.c.opens, ndirs);
+				assert_int_equal(r.c.stats, 1);
+				if (!sorted) {
+					/* Read in bounded chunks: more calls than the two per directory of
+					 * a directory read at once into a growing buffer. */
+					assert_true(r.c.getdents > 2 * ndirs + 4);
+				}
+				if (max_fds && o.order != LF_ORDER_BREADTH && o.order != LF_ORDER_PRE) {
+					assert_true(r.c.reopens > 0); /* directories were left mid-stream */
+				}
+				free_result(&r);
+			}
+			sv_free(&want);
+		}
+	}
+	sv_free(&made);
+}
+
 /* 2,000 levels, paths far beyond PATH_MAX, three fds. */
 static void test_deep_chain(void **state)
 {
@@ -2598,6 +2669,7 @@ int main(int argc, char **argv)
 		T(test_dtype_unknown),
 		T(test_xdev),
 		T(test_few_fds_deep_tree),
+		T(test_wide_streamed),
 		T(test_deep_chain),
 		T(test_unreadable_directory),
 		T(test_open_failure),
