@@ -64,42 +64,12 @@ int lf_json_fields_parse(const char *list, struct lf_json_fields *f, size_t *bad
 	}
 }
 
-/* Levenshtein distance, for the suggestion (names are short). */
-static size_t distance(const char *a, size_t la, const char *b)
-{
-	size_t lb = strlen(b);
-	size_t row[16];
-	if (la >= 16 || lb >= 16) {
-		return SIZE_MAX;
-	}
-	for (size_t j = 0; j <= lb; j++) {
-		row[j] = j;
-	}
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (up + 1 < best) {
-				best = up + 1;
-			}
-			if (row[j - 1] + 1 < best) {
-				best = row[j - 1] + 1;
-			}
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 const char *lf_json_field_suggest(const char *name, size_t len)
 {
 	const char *best = NULL;
 	size_t best_d = 3;
 	for (int id = 0; id < LF_JSON_NFIELDS; id++) {
-		size_t d = distance(name, len, field_names[id]);
+		size_t d = lf_edit_distance(name, len, field_names[id], strlen(field_names[id]));
 		if (d < best_d) {
 			best_d = d;
 			best = field_names[id];

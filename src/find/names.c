@@ -109,3 +109,33 @@ char *lf_read_link(const struct lf_entry *e)
 		size *= 2;
 	}
 }
+
+size_t lf_edit_distance(const char *a, size_t la, const char *b, size_t lb)
+{
+	if (la > 64 || lb > 64) {
+		return SIZE_MAX;
+	}
+	/* Rows i-2, i-1 and i of the table, rolled. */
+	size_t rows[3][65];
+	for (size_t j = 0; j <= lb; j++) {
+		rows[0][j] = j;
+	}
+	for (size_t i = 1; i <= la; i++) {
+		size_t *cur = rows[i % 3], *prev = rows[(i - 1) % 3], *prev2 = rows[(i + 1) % 3];
+		cur[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < best) {
+				best = prev[j] + 1;
+			}
+			if (cur[j - 1] + 1 < best) {
+				best = cur[j - 1] + 1;
+			}
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best) {
+				best = prev2[j - 2] + 1;
+			}
+			cur[j] = best;
+		}
+	}
+	return rows[la % 3][lb];
+}

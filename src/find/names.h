@@ -21,6 +21,14 @@ size_t lf_qmark(char *buf, size_t len);
 /** gnulib's strmode(): "drwxr-xr-x " (eleven characters and a NUL). */
 void lf_mode_string(uint32_t mode, char str[12]);
 
+/**
+ * Edit distance between @a (@la bytes) and @b (@lb bytes), counting an
+ * adjacent transposition as one step (optimal string alignment: "szie" is
+ * one from "size"), for "did you mean" suggestions.
+ * @return the distance, or SIZE_MAX when either is longer than 64 bytes
+ */
+size_t lf_edit_distance(const char *a, size_t la, const char *b, size_t lb);
+
 /** The target of the symbolic link @e, in a malloc'd string; NULL with errno set. */
 char *lf_read_link(const struct lf_entry *e);
 

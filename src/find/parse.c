@@ -22,6 +22,7 @@
 
 #include "color.h"
 #include "diag.h"
+#include "names.h"
 #include "primary.h"
 
 #include <errno.h>
@@ -325,36 +326,6 @@ static const struct lf_primary *find_primary(const struct lf_parser *p, const ch
 	return NULL;
 }
 
-/* Levenshtein distance, for "did you mean" on unknown primaries. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 64 || lb > 64) {
-		return SIZE_MAX;
-	}
-	size_t row[65];
-	for (size_t j = 0; j <= lb; j++) {
-		row[j] = j;
-	}
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			size_t best = diag + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best) {
-				best = row[j] + 1;
-			}
-			if (row[j - 1] + 1 < best) {
-				best = row[j - 1] + 1;
-			}
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
 static void unknown_primary(struct lf_parser *p, const char *name)
 {
 	struct lf_error e = {
@@ -376,7 +347,7 @@ static void unknown_primary(struct lf_parser *p, const char *name)
 	size_t best_d = 3;
 	const struct lf_primary *prims = p->cmd->ctx->prims;
 	for (size_t i = 0; i < prims_in_use(p); i++) {
-		size_t d = edit_distance(key, prims[i].name);
+		size_t d = lf_edit_distance(key, strlen(key), prims[i].name, strlen(prims[i].name));
 		if (d < best_d) {
 			best_d = d;
 			best = prims[i].name;

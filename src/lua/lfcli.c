@@ -16,6 +16,7 @@
 
 #include "lbind.h"
 #include "luafind.h"
+#include "names.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -251,40 +252,6 @@ static const char *error_text(lua_State *L)
 
 /* ---- free names of -lua expressions ------------------------------------ */
 
-/*
- * Edit distance with adjacent transpositions (optimal string alignment), so
- * "szie" is one step from "size"; SIZE_MAX for long names.
- */
-static size_t name_distance(const char *a, size_t la, const char *b, size_t lb)
-{
-	if (la > 32 || lb > 32) {
-		return SIZE_MAX;
-	}
-	size_t d[33][33];
-	for (size_t i = 0; i <= la; i++) {
-		d[i][0] = i;
-	}
-	for (size_t j = 0; j <= lb; j++) {
-		d[0][j] = j;
-	}
-	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			if (d[i - 1][j] + 1 < best) {
-				best = d[i - 1][j] + 1;
-			}
-			if (d[i][j - 1] + 1 < best) {
-				best = d[i][j - 1] + 1;
-			}
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best) {
-				best = d[i - 2][j - 2] + 1;
-			}
-			d[i][j] = best;
-		}
-	}
-	return d[la][lb];
-}
-
 /* The closest string key of table @t to @name, or NULL: at most 2 edits away. */
 static const char *closest_key(lua_State *L, int t, const char *name, const char *best, size_t *best_d)
 {
@@ -295,7 +262,7 @@ static const char *closest_key(lua_State *L, int t, const char *name, const char
 		if (lua_type(L, -1) == LUA_TSTRING) {
 			size_t klen;
 			const char *k = lua_tolstring(L, -1, &klen);
-			size_t d = name_distance(name, len, k, klen);
+			size_t d = lf_edit_distance(name, len, k, klen);
 			if (d < *best_d && d <= 2 && d < len && k[0] != '_') {
 				*best_d = d;
 				best = k; /* a key of t, which outlives the call */
