@@ -236,38 +236,7 @@ int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv
 
 void lf_cli_lua_counters(struct lf_counters *c)
 {
-	static const struct {
-		const char *name;
-		size_t off;
-	} fields[] = {
-		{"entries", offsetof(struct lf_counters, entries)},
-		{"opens", offsetof(struct lf_counters, opens)},
-		{"reopens", offsetof(struct lf_counters, reopens)},
-		{"closes", offsetof(struct lf_counters, closes)},
-		{"getdents", offsetof(struct lf_counters, getdents)},
-		{"stats", offsetof(struct lf_counters, stats)},
-		{"stats_follow", offsetof(struct lf_counters, stats_follow)},
-		{"fd_stats", offsetof(struct lf_counters, fd_stats)},
-		{"unlinks", offsetof(struct lf_counters, unlinks)},
-		{"stats_ahead", offsetof(struct lf_counters, stats_ahead)},
-	};
-	memset(c, 0, sizeof(*c));
-	lua_State *L = cli_lua;
-	if (!L) {
-		return;
-	}
-	int base = lua_gettop(L);
-	lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-	if (lua_getfield(L, -1, "luafind.core") == LUA_TTABLE && lua_getfield(L, -1, "stats") == LUA_TFUNCTION &&
-	    lua_pcall(L, 0, 1, 0) == LUA_OK && lua_istable(L, -1)) {
-		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-			lua_getfield(L, -1, fields[i].name);
-			uint64_t v = (uint64_t)lua_tointeger(L, -1);
-			memcpy((char *)c + fields[i].off, &v, sizeof(v));
-			lua_pop(L, 1);
-		}
-	}
-	lua_settop(L, base);
+	lf_lua_stats(cli_lua, c);
 }
 
 void lf_cli_close_lua(void)

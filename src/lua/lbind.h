@@ -233,6 +233,9 @@ LFB_HIDDEN void lfb_state_totals(const struct lfb_state *st, struct lf_counters 
 /* Push a table of counters. */
 LFB_HIDDEN void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entries);
 
+/* Fill *@c from a table of counters at @idx (as lfb_push_counters made it). */
+LFB_HIDDEN void lfb_read_counters(lua_State *L, int idx, struct lf_counters *c);
+
 /* ---- entry.c ------------------------------------------------------------ */
 
 /* Create the entry metatable and the field tables (once per state). */

@@ -197,6 +197,21 @@ static void report(lua_State *L)
 	lua_pop(L, 1);
 }
 
+void lf_lua_stats(lua_State *L, struct lf_counters *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (!L) {
+		return;
+	}
+	int base = lua_gettop(L);
+	lua_getfield(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+	if (lua_getfield(L, -1, "luafind.core") == LUA_TTABLE && lua_getfield(L, -1, "stats") == LUA_TFUNCTION &&
+	    lua_pcall(L, 0, 1, 0) == LUA_OK && lua_istable(L, -1)) {
+		lfb_read_counters(L, -1, c);
+	}
+	lua_settop(L, base);
+}
+
 int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **argv)
 {
 	struct script s = {file, argc, argv};

@@ -72,6 +72,13 @@ struct lua_State *lf_lua_new_sandbox(struct lf_ctx *ctx, const struct lf_sandbox
  */
 int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **argv);
 
+/**
+ * The counters of the walks the scripts run in @L made, summed (what
+ * luafind.core.stats() returns), into *@c: all zero if @L is NULL or the
+ * call fails.
+ */
+void lf_lua_stats(struct lua_State *L, struct lf_counters *c);
+
 /** A compiled -lua expression. */
 struct lf_lua_pred;
 

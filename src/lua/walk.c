@@ -36,31 +36,48 @@ void lfb_state_totals(const struct lfb_state *st, struct lf_counters *c, uint64_
 	}
 }
 
+/* The counters' names in Lua ("entries" is the walk's, kept apart). */
+static const struct {
+	char name[16];
+	size_t off;
+} counter_fields[] = {
+	{"opens", offsetof(struct lf_counters, opens)},
+	{"reopens", offsetof(struct lf_counters, reopens)},
+	{"closes", offsetof(struct lf_counters, closes)},
+	{"getdents", offsetof(struct lf_counters, getdents)},
+	{"stats", offsetof(struct lf_counters, stats)},
+	{"stats_follow", offsetof(struct lf_counters, stats_follow)},
+	{"fd_stats", offsetof(struct lf_counters, fd_stats)},
+	{"unlinks", offsetof(struct lf_counters, unlinks)},
+	{"stats_ahead", offsetof(struct lf_counters, stats_ahead)},
+};
+
 void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entries)
 {
-	lua_createtable(L, 0, 10);
-	static const struct {
-		const char *name;
-		size_t off;
-	} fields[] = {
-		{"opens", offsetof(struct lf_counters, opens)},
-		{"reopens", offsetof(struct lf_counters, reopens)},
-		{"closes", offsetof(struct lf_counters, closes)},
-		{"getdents", offsetof(struct lf_counters, getdents)},
-		{"stats", offsetof(struct lf_counters, stats)},
-		{"stats_follow", offsetof(struct lf_counters, stats_follow)},
-		{"fd_stats", offsetof(struct lf_counters, fd_stats)},
-		{"unlinks", offsetof(struct lf_counters, unlinks)},
-		{"stats_ahead", offsetof(struct lf_counters, stats_ahead)},
-	};
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+	size_t n = sizeof(counter_fields) / sizeof(counter_fields[0]);
+	lua_createtable(L, 0, (int)n + 1);
+	for (size_t i = 0; i < n; i++) {
 		uint64_t v;
-		memcpy(&v, (const char *)c + fields[i].off, sizeof(v));
+		memcpy(&v, (const char *)c + counter_fields[i].off, sizeof(v));
 		lua_pushinteger(L, (lua_Integer)v);
-		lua_setfield(L, -2, fields[i].name);
+		lua_setfield(L, -2, counter_fields[i].name);
 	}
 	lua_pushinteger(L, (lua_Integer)entries);
 	lua_setfield(L, -2, "entries");
+}
+
+void lfb_read_counters(lua_State *L, int idx, struct lf_counters *c)
+{
+	idx = lua_absindex(L, idx);
+	for (size_t i = 0; i < sizeof(counter_fields) / sizeof(counter_fields[0]); i++) {
+		lua_getfield(L, idx, counter_fields[i].name);
+		uint64_t v = (uint64_t)lua_tointeger(L, -1);
+		memcpy((char *)c + counter_fields[i].off, &v, sizeof(v));
+		lua_pop(L, 1);
+	}
+	lua_getfield(L, idx, "entries");
+	c->entries = (uint64_t)lua_tointeger(L, -1);
+	lua_pop(L, 1);
 }
 
 /* ---- closing ------------------------------------------------------------ */
