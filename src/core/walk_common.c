@@ -342,14 +342,7 @@ int lf_walk_gi_enter(struct lf_walk *w, int fd, size_t start, size_t end, bool s
 {
 	bool has_ignore = false, has_git = false;
 	for (size_t o = start; o < end;) {
-		const struct lf_dirent *d;
-		if (sorted) {
-			d = (const struct lf_dirent *)(w->arena + *(const size_t *)(w->arena + o));
-			o += sizeof(size_t);
-		} else {
-			d = (const struct lf_dirent *)(w->arena + o);
-			o += d->d_reclen;
-		}
+		const struct lf_dirent *d = lf_walk_next_record(w, &o, sorted);
 		if (d->d_name[0] != '.' || d->d_name[1] != 'g') {
 			continue;
 		}
@@ -519,14 +512,7 @@ size_t lf_walk_count_dirs(const struct lf_walk *w, size_t cur, size_t end, bool 
 {
 	size_t n = 0;
 	while (cur < end) {
-		const struct lf_dirent *d;
-		if (sorted) {
-			d = (const struct lf_dirent *)(w->arena + *(const size_t *)(w->arena + cur));
-			cur += sizeof(size_t);
-		} else {
-			d = (const struct lf_dirent *)(w->arena + cur);
-			cur += d->d_reclen;
-		}
+		const struct lf_dirent *d = lf_walk_next_record(w, &cur, sorted);
 		n += d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name);
 	}
 	return n;

@@ -713,14 +713,7 @@ static void submit_window(struct lf_walk *w, size_t t)
 	const char *names[LF_PF_WINDOW];
 	unsigned n = 0;
 	for (size_t cur = top->end - top->left; cur < top->end && n < LF_PF_WINDOW;) {
-		struct lf_dirent *d;
-		if (top->flags & F_SORTED) {
-			d = (struct lf_dirent *)(w->arena + *(size_t *)(w->arena + cur));
-			cur += sizeof(size_t);
-		} else {
-			d = (struct lf_dirent *)(w->arena + cur);
-			cur += d->d_reclen;
-		}
+		struct lf_dirent *d = lf_walk_next_record(w, &cur, top->flags & F_SORTED);
 		if (!lf_dir_is_dot(d->d_name)) {
 			names[n++] = d->d_name;
 		}

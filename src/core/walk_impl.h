@@ -11,6 +11,7 @@
 #ifndef LF_WALK_IMPL_H
 #define LF_WALK_IMPL_H
 
+#include "dir.h"
 #include "gitignore.h"
 #include "prefetch.h"
 #include "walk.h"
@@ -204,6 +205,22 @@ void lf_walk_pend_dir(struct lf_walk *w);
 int lf_walk_gi_enter(struct lf_walk *w, int fd, size_t start, size_t end, bool sorted, struct lf_gi_scope *inherited,
 		     bool excluded, const struct lf_parent *dir, struct lf_gi_scope **scope);
 size_t lf_walk_count_dirs(const struct lf_walk *w, size_t cur, size_t end, bool sorted);
+
+/*
+ * The record at *@off of the arena, moving *@off past it: a region's
+ * records follow each other, or, sorted, *@off walks an index of offsets.
+ */
+static inline struct lf_dirent *lf_walk_next_record(const struct lf_walk *w, size_t *off, bool sorted)
+{
+	if (sorted) {
+		size_t at = *(const size_t *)(w->arena + *off);
+		*off += sizeof(size_t);
+		return (struct lf_dirent *)(w->arena + at);
+	}
+	struct lf_dirent *d = (struct lf_dirent *)(w->arena + *off);
+	*off += d->d_reclen;
+	return d;
+}
 int lf_walk_stat_root(struct lf_walk *w);
 
 /* Depth-first engine (walk_dfs.c). */
