@@ -581,41 +581,6 @@ static void put_esc(struct lf_out *o, const struct esc *e)
 	}
 }
 
-/* @len bytes of a name, with '?' for what cannot be displayed. */
-static void put_name(struct lf_out *o, const char *s, size_t len)
-{
-	/* Printable ASCII shows in every locale: no need for lf_qmark's
-	 * mbrtowc and wcwidth on each character, which cost 2 us a name. */
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		/* A byte below 0x20 or above 0x7e among eight (hasless, and
-		 * +1 setting the top bit of 0x7f and above). */
-		uint64_t x, ones = 0x0101010101010101u, high = 0x8080808080808080u;
-		memcpy(&x, s + i, 8);
-		if (((x - 0x20 * ones) & ~x & high) || ((x + ones) | x) & high) {
-			break;
-		}
-	}
-	while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) {
-		i++;
-	}
-	if (i == len) {
-		lf_out_write(o, s, len);
-		return;
-	}
-	char small[512];
-	char *copy = len <= sizeof(small) ? small : malloc(len);
-	if (!copy) {
-		lf_out_write(o, s, len);
-		return;
-	}
-	memcpy(copy, s, len);
-	lf_out_write(o, copy, lf_qmark(copy, len));
-	if (copy != small) {
-		free(copy);
-	}
-}
-
 /* @len bytes of @s in color @x (none if NULL); nothing for no bytes. */
 static void put_colored(const struct lf_colors *c, struct lf_out *o, const struct esc *x, const char *s,
 			size_t len, lf_color_put_fn *put)
@@ -626,7 +591,7 @@ static void put_colored(const struct lf_colors *c, struct lf_out *o, const struc
 	if (x) {
 		lf_out_write(o, x->start, x->startlen);
 	}
-	(put ? put : put_name)(o, s, len);
+	(put ? put : lf_out_write_displayable)(o, s, len);
 	if (x) {
 		put_esc(o, &c->end);
 	}

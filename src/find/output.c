@@ -2,8 +2,10 @@
  * output.c: the buffered writer behind -print and friends.
  */
 #include "output.h"
+#include "names.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,4 +113,38 @@ int lf_out_close(struct lf_out *o)
 	o->buf = NULL;
 	o->cap = 0;
 	return r;
+}
+
+void lf_out_write_displayable(struct lf_out *o, const char *s, size_t len)
+{
+	/* Printable ASCII shows in every locale: no need for lf_qmark's
+	 * mbrtowc and wcwidth on each character, which cost 2 us a name. */
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		/* A byte below 0x20 or above 0x7e among eight (hasless, and
+		 * +1 setting the top bit of 0x7f and above). */
+		uint64_t x, ones = 0x0101010101010101u, high = 0x8080808080808080u;
+		memcpy(&x, s + i, 8);
+		if (((x - 0x20 * ones) & ~x & high) || ((x + ones) | x) & high) {
+			break;
+		}
+	}
+	while (i < len && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) {
+		i++;
+	}
+	if (i == len) {
+		lf_out_write(o, s, len);
+		return;
+	}
+	char small[512];
+	char *copy = len <= sizeof(small) ? small : malloc(len);
+	if (!copy) {
+		lf_out_write(o, s, len);
+		return;
+	}
+	memcpy(copy, s, len);
+	lf_out_write(o, copy, lf_qmark(copy, len));
+	if (copy != small) {
+		free(copy);
+	}
 }

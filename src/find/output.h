@@ -49,6 +49,13 @@ int lf_out_vprintf(struct lf_out *o, const char *fmt, va_list ap);
 /** Flush and free the buffer.  @return 0, or -1 if any write failed. */
 int lf_out_close(struct lf_out *o);
 
+/**
+ * Write @len bytes of a name for a terminal: what cannot be displayed in
+ * the current locale becomes '?' (lf_qmark()), printable ASCII goes as it
+ * is without a look at the locale.
+ */
+void lf_out_write_displayable(struct lf_out *o, const char *s, size_t len);
+
 /** Append @len bytes; after a write error, everything is dropped. */
 static inline void lf_out_write(struct lf_out *o, const char *data, size_t len)
 {

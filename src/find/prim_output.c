@@ -296,14 +296,7 @@ static bool eval_ls(const struct lf_expr *x, struct lf_eval *ev)
 void lf_out_write_name_tty(const struct lf_ctx *ctx, struct lf_out *o, const char *name, size_t len)
 {
 	locale_t old = enter_locale(ctx);
-	char *copy = malloc(len + 1);
-	if (copy) {
-		memcpy(copy, name, len);
-		lf_out_write(o, copy, lf_qmark(copy, len));
-		free(copy);
-	} else {
-		lf_out_write(o, name, len);
-	}
+	lf_out_write_displayable(o, name, len);
 	leave_locale(old);
 }
 
@@ -325,14 +318,7 @@ static bool eval_fprint(const struct lf_expr *x, struct lf_eval *ev)
 		lf_out_write_entry_colored(ev->cmd->ctx, o, e);
 	} else if (lf_sink_tty(a->sink)) {
 		locale_t old = enter_locale(ev->cmd->ctx);
-		char *copy = malloc(e->pathlen + 1);
-		if (copy) {
-			memcpy(copy, e->path, e->pathlen);
-			lf_out_write(o, copy, lf_qmark(copy, e->pathlen));
-			free(copy);
-		} else {
-			lf_out_write(o, e->path, e->pathlen);
-		}
+		lf_out_write_displayable(o, e->path, e->pathlen);
 		leave_locale(old);
 	} else {
 		lf_out_write(o, e->path, e->pathlen);
