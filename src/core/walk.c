@@ -38,7 +38,7 @@ static int default_max_fds(void)
 struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 {
 	if (!opts || (opts->nroots && !opts->roots) || opts->order > LF_ORDER_BREADTH ||
-	    opts->symlinks > LF_LOGICAL) {
+	    opts->symlinks > LF_LOGICAL || opts->threads < 0 || opts->threads > LF_WALK_THREADS_MAX) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -120,6 +120,23 @@ enum lf_walk_flags {
 	 * Turns LF_WALK_STAT_AHEAD off.
 	 */
 	LF_WALK_GITIGNORE = 1 << 4,
+	/**
+	 * Read directories ahead of the walk in worker threads (the I/O
+	 * queue, opts.threads): a directory the walk is going to read is
+	 * opened and read by a worker while the walker is busy elsewhere, and
+	 * under LF_WALK_STAT_AHEAD its entries are stat'ed there too, in
+	 * inode order; the walker takes over the fd, the records and the stat
+	 * data, so the syscalls are the ones it would make, made earlier and
+	 * in parallel, and overlapping their I/O.  For callers that read
+	 * every directory the walk reaches and do not change the tree while
+	 * it runs: a directory pruned after it was read ahead was read in vain
+	 * (counters.dirs_ahead_unused), and a directory changed after it was
+	 * read ahead is seen as it was read.  Applies to depth-first walks
+	 * under LF_PHYSICAL or LF_COMFOLLOW, below the roots, and not with
+	 * LF_WALK_SORT, LF_WALK_XDEV or LF_WALK_GITIGNORE; ignored otherwise,
+	 * and when opts.threads leaves no worker.
+	 */
+	LF_WALK_READ_AHEAD = 1 << 5,
 };
 
 /** Options of a walk. */
@@ -132,9 +149,20 @@ struct lf_walk_opts {
 	int maxdepth; /**< entries deeper than this are not read; -1: no limit */
 	unsigned flags;   /**< enum lf_walk_flags */
 	int max_fds;      /**< directory fds to keep open; 0: from RLIMIT_NOFILE */
+	/**
+	 * Threads of the walk, the caller's included, as find's -j counts
+	 * them: LF_WALK_READ_AHEAD runs threads - 1 workers.  1: none; 0: the
+	 * default, LF_WALK_THREADS_DEFAULT.
+	 */
+	int threads;
 };
 
-#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0}
+/** Threads of a walk whose opts.threads is 0. */
+#define LF_WALK_THREADS_DEFAULT 4
+/** The most opts.threads may ask for (more is EINVAL). */
+#define LF_WALK_THREADS_MAX 64
+
+#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0, 0}
 
 /** The walker's syscall counters. */
 struct lf_counters {
@@ -147,7 +175,9 @@ struct lf_counters {
 	uint64_t stats_follow; /**< stat of an entry, following links */
 	uint64_t fd_stats;     /**< stat of an open directory fd (identity checks) */
 	uint64_t unlinks;      /**< unlinkat calls */
-	uint64_t stats_ahead;  /**< of the stats, those made ahead by a second thread */
+	uint64_t stats_ahead;  /**< of the stats, those made ahead by another thread */
+	uint64_t dirs_ahead;   /**< of the opens, directories opened and read by a worker */
+	uint64_t dirs_ahead_unused; /**< of those, closed without being used (pruned, the walk ended) */
 };
 
 /** Add the counters @c to @sum (the totals of several walks). */
@@ -163,6 +193,8 @@ static inline void lf_counters_add(struct lf_counters *sum, const struct lf_coun
 	sum->fd_stats += c->fd_stats;
 	sum->unlinks += c->unlinks;
 	sum->stats_ahead += c->stats_ahead;
+	sum->dirs_ahead += c->dirs_ahead;
+	sum->dirs_ahead_unused += c->dirs_ahead_unused;
 }
 
 /** One file the walk reached.  See the lifetime rules above. */
