@@ -79,7 +79,7 @@ static int open_std_streams(void)
 
 static void usage(const struct lf_ctx *ctx)
 {
-	printf("Usage: %s [-H] [-L] [-P] [-OLEVEL] [-D DEBUGOPTS] [--stats] [PATH...] [EXPRESSION]\n"
+	printf("Usage: %s [-H] [-L] [-P] [-OLEVEL] [-D DEBUGOPTS] [-jN] [--stats] [PATH...] [EXPRESSION]\n"
 	       "       %s --script FILE [ARG...]\n"
 	       "       %s --run SCRIPT [OPTIONS] [PATH...] | --list-scripts\n"
 	       "\n"
@@ -91,6 +91,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "  -L         follow all symbolic links, reporting loops\n"
 	       "  -OLEVEL    GNU's optimisation level: accepted, luafind always runs cheap tests first\n"
 	       "  -D FLAGS   GNU's debug flags (-D help lists them): accepted, no debug output\n"
+	       "  -jN        N threads: N-1 read directories ahead of the walk (default: 4)\n"
 	       "  --stats    print the walk's syscall counters on stderr at the end\n"
 	       "  --help     show this help\n"
 	       "  --version  show the version\n"
@@ -176,9 +177,9 @@ static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, u
 	fprintf(stderr,
 		"%s: stats: entries=%" PRIu64 " opens=%" PRIu64 " reopens=%" PRIu64 " closes=%" PRIu64
 		" getdents=%" PRIu64 " stats=%" PRIu64 " stats_follow=%" PRIu64 " fd_stats=%" PRIu64
-		" unlinks=%" PRIu64 " stats_ahead=%" PRIu64 "\n",
+		" unlinks=%" PRIu64 " stats_ahead=%" PRIu64 " dirs_ahead=%" PRIu64 " dirs_ahead_unused=%" PRIu64 "\n",
 		ctx->progname, entries, c->opens, c->reopens, c->closes, c->getdents, c->stats,
-		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead);
+		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead, c->dirs_ahead, c->dirs_ahead_unused);
 }
 
 /* luafind's own options, which may stand among find's leading options. */
@@ -244,7 +245,7 @@ static int sandbox_option(struct lf_ctx *ctx, const char *opt, const char *val, 
 
 static bool is_find_leading(const char *a)
 {
-	if (strncmp(a, "-O", 2) == 0) {
+	if (strncmp(a, "-O", 2) == 0 || (strncmp(a, "-j", 2) == 0 && a[2] >= '0' && a[2] <= '9')) {
 		return true;
 	}
 	if (a[0] != '-' || !a[1]) {
@@ -310,7 +311,7 @@ static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_o
 			}
 			o->sandbox = true;
 			i++;
-		} else if (strcmp(a, "-D") == 0) {
+		} else if (strcmp(a, "-D") == 0 || strcmp(a, "-j") == 0) {
 			o->find_opt = o->find_opt ? o->find_opt : a;
 			fargv[n] = argv[i];
 			map[n++] = i;
@@ -320,7 +321,7 @@ static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_o
 				map[n++] = i;
 			}
 		} else if (is_find_leading(a)) {
-			if (!o->find_opt && (a[1] == 'O' || strpbrk(a + 1, "HL"))) {
+			if (!o->find_opt && (a[1] == 'O' || a[1] == 'j' || strpbrk(a + 1, "HL"))) {
 				o->find_opt = a; /* -P is what scripts do anyway */
 			}
 			fargv[n] = argv[i];
@@ -425,12 +426,14 @@ int main(int argc, char **argv)
 		status = 2;
 	} else if ((o.script || o.run_name || o.list_scripts) && o.find_opt) {
 		/* Never silently ignored: a script walks with its own options. */
-		bool follow = o.find_opt[1] != 'O' && o.find_opt[1] != 'D';
+		bool follow = strchr("HLP", o.find_opt[1]) != NULL;
+		bool jobs = o.find_opt[1] == 'j';
 		lf_diag(ctx, "%s applies to find expressions, not to %s%s", o.find_opt,
 			o.script ? "--script" : o.run_name ? "--run" : "--list-scripts",
-			!follow  ? ""
-			: o.script ? " (a script chooses with lf.walk's follow option)"
-				   : " (the scripts never follow symbolic links)");
+			jobs && o.script ? " (a script chooses with lf.walk's threads option)"
+			: !follow	 ? ""
+			: o.script	 ? " (a script chooses with lf.walk's follow option)"
+					 : " (the scripts never follow symbolic links)");
 		status = 2;
 	} else if (o.script || o.run_name || o.list_scripts) {
 		if (o.script) {

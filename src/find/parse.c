@@ -197,6 +197,52 @@ static struct lf_expr *parse_depth_limit(struct lf_parser *p, const struct lf_pr
 	return lf_parse_node(p, prim);
 }
 
+/*
+ * The value of -j (@val, argument @argoff of the option at p->prim_pos):
+ * the threads of the walk, the caller's included, as bfs counts them
+ * (opts.threads; -j1: no workers).  @return 0, or -1 after a usage error
+ */
+static int set_threads(struct lf_parser *p, int argoff, const char *val)
+{
+	int v;
+	if (!*val || val[strspn(val, "0123456789")] || (parse_int(val, &v) && v == 0)) {
+		lf_parse_error(p, argoff, "Expected a positive decimal integer argument to -j, but got '%s'", val);
+		return -1;
+	}
+	if (!parse_int(val, &v) || v > LF_WALK_THREADS_MAX) {
+		lf_parse_error(p, argoff, "-j: %s threads is too many (at most %d)", val, LF_WALK_THREADS_MAX);
+		return -1;
+	}
+	p->cmd->opts.threads = v;
+	return 0;
+}
+
+/* -j N, or -jN as bfs writes it (parse_primary hands that one over too). */
+static struct lf_expr *parse_jobs(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	const char *tok = p->argv[p->prim_pos];
+	bool attached = tok[2] != '\0';
+	if (!attached && p->prim_pos + 1 >= p->argc) {
+		lf_parse_error(p, 0, "missing argument to `-j'");
+		return NULL;
+	}
+	lf_parser_consume(p, attached ? 0 : 1);
+	if (set_threads(p, attached ? 0 : 1, attached ? tok + 2 : p->argv[p->prim_pos + 1]) != 0) {
+		return NULL;
+	}
+	return lf_parse_node(p, prim);
+}
+
+/*
+ * Whether @a is -j with its number attached or not ("-j4", "-j"); a
+ * letter after -j is a typo of another primary (-json), not a number.
+ */
+static bool is_jobs(const char *a)
+{
+	return strncmp(a, "-j", 2) == 0 && !(a[2] >= 'a' && a[2] <= 'z');
+}
+
 static struct lf_expr *parse_depth(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
@@ -292,6 +338,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-files0-from", LF_PRIM_OPTION, 1, parse_files0_from, lf_eval_true, false},
 		{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
 		{"-gitignore", LF_PRIM_OPTION, 0, parse_gitignore, lf_eval_true, false},
+		{"-j", LF_PRIM_OPTION, LF_NARGS_VARIADIC, parse_jobs, lf_eval_true, false},
 		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
@@ -405,6 +452,9 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 {
 	const char *tok = p->argv[p->pos];
 	const struct lf_primary *prim = find_primary(p, tok);
+	if (!prim && is_jobs(tok)) {
+		prim = find_primary(p, "-j"); /* -jN */
+	}
 	if (!prim) {
 		if (tok[0] == '-' && tok[1]) {
 			unknown_primary(p, tok);
@@ -883,9 +933,53 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		cmd->opts.flags |= LF_WALK_STAT_AHEAD;
 	}
 	cmd->expr = x;
+	cmd->opts.flags = lf_cmdline_walk_flags(cmd, cmd->opts.flags);
 	cmd->opts.roots = cmd->roots;
 	cmd->opts.nroots = cmd->nroots;
 	return 0;
+}
+
+/* Whether @x and its operands only read: no -prune, -quit, -delete, -exec or -ok in any form, no -lua. */
+static bool reads_only(const struct lf_expr *x)
+{
+	static const char changes[][9] = {"-exec", "-execdir", "-ok", "-okdir"};
+	if (!x) {
+		return true;
+	}
+	if (x->kind != LF_EXPR_PRIMARY) {
+		return reads_only(x->lhs) && reads_only(x->rhs);
+	}
+	if (x->eval == lf_eval_prune || x->eval == lf_eval_quit || x->eval == lf_eval_delete || x->impure) {
+		return false;
+	}
+	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+		if (strcmp(x->name, changes[i]) == 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The one place that decides whether a query's walk reads directories
+ * ahead (walk.h's LF_WALK_READ_AHEAD), for the command line, the C query
+ * API (lf_query_walk_opts) and luafind.find alike: when the query reads
+ * every directory the walk reaches and changes nothing in the tree.
+ * - Skipping directories wastes what was read ahead of them: -prune,
+ *   -exclude, and -quit, which ends the walk.
+ * - Changing the tree would not be seen in a directory read before the
+ *   change: -delete, -exec, -execdir, -ok, -okdir and -lua (Lua code may
+ *   do anything).  Writing a file (-fprint, -fls...) is fine.
+ * - Where the walk does not use the queue (sorted, -xdev, -gitignore, -L)
+ *   the flag is left off, so that it says what the walk does.
+ * An explicit -j does not force it: such a query walks with no workers.
+ * @return @flags with LF_WALK_READ_AHEAD set or cleared
+ */
+unsigned lf_cmdline_walk_flags(const struct lf_cmdline *cmd, unsigned flags)
+{
+	bool ahead = !cmd->exclude && !cmd->delete && cmd->opts.symlinks != LF_LOGICAL &&
+		     !(flags & (LF_WALK_SORT | LF_WALK_XDEV | LF_WALK_GITIGNORE)) && reads_only(cmd->expr);
+	return ahead ? flags | LF_WALK_READ_AHEAD : flags & ~(unsigned)LF_WALK_READ_AHEAD;
 }
 
 /*
@@ -938,6 +1032,17 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 			}
 			if (cmd->debug_help) {
 				return 0; /* as GNU, which exits at once */
+			}
+		} else if (is_jobs(a)) {
+			/* bfs's place for it; in the expression it is a global option. */
+			p.prim_pos = p.pos;
+			if (!a[2] && p.pos + 1 >= argc) {
+				error_here(&p, "missing argument to `-j'");
+				return -1;
+			}
+			const char *val = a[2] ? a + 2 : argv[++p.pos];
+			if (set_threads(&p, p.pos - p.prim_pos, val) != 0) {
+				return -1;
 			}
 		} else if (strcmp(a, "--") == 0) {
 			p.pos++;

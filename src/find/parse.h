@@ -114,6 +114,16 @@ bool lf_parse_unsafe_primary(const char *name);
 int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, int argc, char **argv,
 		  unsigned flags, const char *const *allow, struct lf_cmdline *cmd);
 
+/**
+ * @flags (walk flags of @cmd's walk) with LF_WALK_READ_AHEAD set when the
+ * query reads every directory it reaches and changes nothing (no -prune,
+ * -quit, -exclude, -delete, -exec, -ok or -lua in any form), and the walk
+ * would use it (not sorted, -xdev, -gitignore or -L); cleared otherwise.
+ * lf_parse() and lf_parse_find() apply it to cmd->opts.flags; a caller that
+ * changes those flags afterwards (luafind.find's sort) asks again.
+ */
+unsigned lf_cmdline_walk_flags(const struct lf_cmdline *cmd, unsigned flags);
+
 /** Free what lf_parse() or lf_parse_find() allocated. */
 void lf_cmdline_free(struct lf_cmdline *cmd);
 

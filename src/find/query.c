@@ -101,7 +101,10 @@ LF_PUBLIC void lf_query_walk_opts(const struct lf_query *q, struct lf_walk_opts 
 	opts->order = q->cmd.opts.order;
 	opts->mindepth = q->cmd.opts.mindepth;
 	opts->maxdepth = q->cmd.opts.maxdepth;
-	opts->flags = q->cmd.opts.flags;
+	opts->flags = q->cmd.opts.flags; /* LF_WALK_READ_AHEAD from lf_cmdline_walk_flags() */
+	if (q->cmd.opts.threads) {
+		opts->threads = q->cmd.opts.threads; /* -j N */
+	}
 }
 
 LF_PUBLIC bool lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e)

@@ -112,7 +112,11 @@ LF_PUBLIC struct lf_query *lf_query_compile_allow(struct lf_ctx *ctx, int argc, 
 
 /**
  * The walk options the expression asks for (-H/-L, -depth or -delete,
- * -mindepth, -maxdepth, -xdev), set in @opts; its roots are left alone.
+ * -mindepth, -maxdepth, -xdev, -j N), set in @opts; its roots are left
+ * alone, and so is opts->threads without -j.  The flags include
+ * LF_WALK_READ_AHEAD (walk.h) when the expression only reads (no -prune,
+ * -quit, -exclude, -delete, -exec or -ok in any form): a host that changes
+ * the tree or prunes while it walks clears it.
  */
 LF_PUBLIC void lf_query_walk_opts(const struct lf_query *q, struct lf_walk_opts *opts);
 

@@ -342,6 +342,7 @@ struct find_args {
 	enum lfb_errors errors;
 	bool sort;
 	int max_fds;
+	int threads; /* the threads option, 0 if unset */
 	int nwords;  /* expression arguments, from stack index 2 */
 	bool split;  /* one string, to split as sh would */
 	int safe;    /* the safe option: -1 unset, 0 false, 1 true */
@@ -382,6 +383,8 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 				   luaL_tolstring(L, -1, NULL));
 		}
 		a->max_fds = (int)v;
+	} else if (strcmp(opt, "threads") == 0) {
+		a->threads = lfb_opt_threads(L, FN);
 	} else if (strcmp(opt, "safe") == 0) {
 		if (!lua_isboolean(L, -1)) {
 			luaL_error(L, FN ": bad option 'safe' (expected a boolean, got %s)", luaL_typename(L, -1));
@@ -659,7 +662,11 @@ static int mod_find(lua_State *L)
 	if (a.sort) {
 		opts.flags |= LF_WALK_SORT;
 	}
+	opts.flags = lf_cmdline_walk_flags(&f->cmd, opts.flags);
 	opts.max_fds = a.max_fds;
+	if (a.threads) {
+		opts.threads = a.threads; /* over the expression's -j */
+	}
 	lw->symlinks = opts.symlinks;
 	f->raise = a.errors == LFB_ERR_RAISE;
 	if (lf_out_init(&f->out, STDOUT_FILENO) != 0) {

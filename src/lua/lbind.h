@@ -179,6 +179,12 @@ LFB_HIDDEN size_t lfb_check_roots(lua_State *L, const char *fn, const char *tabl
 				  void (*option)(lua_State *L, void *ud, const char *opt), void *ud);
 
 /*
+ * The value on top of the stack as the threads option of @fn (walk or
+ * find): an integer from 1 to LF_WALK_THREADS_MAX; raises otherwise.
+ */
+LFB_HIDDEN int lfb_opt_threads(lua_State *L, const char *fn);
+
+/*
  * Pin the roots that lfb_check_roots() accepted (argument 1) in a new table
  * with room for @extra more strings, set as LFB_UV_ROOTS of the walker at
  * stack index @walk, and point lw->roots[] into it.  The table is left on

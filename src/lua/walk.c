@@ -38,7 +38,7 @@ void lfb_state_totals(const struct lfb_state *st, struct lf_counters *c, uint64_
 
 /* The counters' names in Lua ("entries" is the walk's, kept apart). */
 static const struct {
-	char name[16];
+	char name[24];
 	size_t off;
 } counter_fields[] = {
 	{"opens", offsetof(struct lf_counters, opens)},
@@ -50,6 +50,8 @@ static const struct {
 	{"fd_stats", offsetof(struct lf_counters, fd_stats)},
 	{"unlinks", offsetof(struct lf_counters, unlinks)},
 	{"stats_ahead", offsetof(struct lf_counters, stats_ahead)},
+	{"dirs_ahead", offsetof(struct lf_counters, dirs_ahead)},
+	{"dirs_ahead_unused", offsetof(struct lf_counters, dirs_ahead_unused)},
 };
 
 void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entries)
@@ -323,6 +325,17 @@ static int opt_depth(lua_State *L, const char *opt)
 	return (int)v;
 }
 
+int lfb_opt_threads(lua_State *L, const char *fn)
+{
+	int isint;
+	lua_Integer v = lua_tointegerx(L, -1, &isint);
+	if (!isint || lua_type(L, -1) != LUA_TNUMBER || v < 1 || v > LF_WALK_THREADS_MAX) {
+		return luaL_error(L, "%s: bad option 'threads' (expected an integer from 1 to %d, got %s)", fn,
+				  LF_WALK_THREADS_MAX, luaL_tolstring(L, -1, NULL));
+	}
+	return (int)v;
+}
+
 static bool opt_bool(lua_State *L, const char *opt)
 {
 	if (!lua_isboolean(L, -1)) {
@@ -360,6 +373,8 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_GITIGNORE : a->opts.flags & ~LF_WALK_GITIGNORE;
 	} else if (strcmp(opt, "max_fds") == 0) {
 		a->opts.max_fds = opt_depth(L, opt);
+	} else if (strcmp(opt, "threads") == 0) {
+		a->opts.threads = lfb_opt_threads(L, "luafind.walk");
 	} else {
 		luaL_error(L, "luafind.walk: unknown option '%s'", opt);
 	}
@@ -422,7 +437,12 @@ static void parse_args(lua_State *L, struct walk_args *a)
 		luaL_error(L, "luafind.walk: expected one argument (a root or a table), got %d",
 			   lua_gettop(L));
 	}
+	a->opts.threads = 1; /* no workers unless asked */
 	a->nroots = lfb_check_roots(L, "luafind.walk", "argument", parse_option, a);
+	if (a->opts.threads > 1) {
+		/* The caller asked: what it prunes or changes is its business (luafind-lua(3)). */
+		a->opts.flags |= LF_WALK_READ_AHEAD;
+	}
 }
 
 /*
