@@ -122,7 +122,7 @@ if(BUILD_TESTING)
   target_link_libraries(lf_dtunknown PRIVATE ${CMAKE_DL_LIBS})
   set_target_properties(lf_dtunknown PROPERTIES C_EXTENSIONS ON PREFIX "")
 
-  set(LUAFIND_LUA_TESTS module walk entry regex counters pred find sandbox json)
+  set(LUAFIND_LUA_TESTS module walk entry regex counters pred find sandbox json threads)
   foreach(t ${LUAFIND_LUA_TESTS})
     if(LUAFIND_LUA54)
       add_test(NAME lua.${t}

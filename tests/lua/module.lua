@@ -33,7 +33,8 @@ assert(math.type(lf.now()) == "integer" and lf.now() >= lf.started)
 -- stats(): every counter, as integers.
 local s = lf.stats()
 for _, k in ipairs{"entries", "opens", "reopens", "closes", "getdents", "stats",
-                   "stats_follow", "fd_stats", "unlinks", "stats_ahead"} do
+                   "stats_follow", "fd_stats", "unlinks", "stats_ahead", "dirs_ahead",
+                   "dirs_ahead_unused"} do
   assert(math.type(s[k]) == "integer" and s[k] >= 0, k)
 end
 

@@ -5,7 +5,8 @@
 #     (src/find) for test_datetime;
 #   - find_package(PkgConfig) done (the top-level CMakeLists.txt does it).
 # Defines test_dir, test_stat, test_walk, test_wildmatch and the tests unit.dir, unit.stat,
-# unit.walk, unit.wildmatch; and test_datetime (unit.datetime), for lf_find's date parser.
+# unit.walk, unit.wildmatch; test_datetime (unit.datetime), for lf_find's date parser; and
+# test_parse (unit.parse), for -j and the read-ahead rule.
 # Configure with -DLUAFIND_SANITIZE=ON to run them under ASan+UBSan (LSan
 # included).
 #
@@ -34,6 +35,12 @@ add_executable(test_datetime ${CMAKE_CURRENT_LIST_DIR}/test_datetime.c)
 target_link_libraries(test_datetime PRIVATE lf_find PkgConfig::CMOCKA)
 set_target_properties(test_datetime PROPERTIES C_EXTENSIONS ON)
 add_test(NAME unit.datetime COMMAND test_datetime)
+
+# -j and the rule for LF_WALK_READ_AHEAD (parse.c, query.c): lf_find, no wraps.
+add_executable(test_parse ${CMAKE_CURRENT_LIST_DIR}/test_parse.c)
+target_link_libraries(test_parse PRIVATE lf_find PkgConfig::CMOCKA)
+set_target_properties(test_parse PROPERTIES C_EXTENSIONS ON)
+add_test(NAME unit.parse COMMAND test_parse)
 
 target_link_options(test_walk PRIVATE LINKER:--wrap=openat LINKER:--wrap=syscall)
 target_link_options(test_stat PRIVATE LINKER:--wrap=statx)

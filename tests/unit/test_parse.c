@@ -1,0 +1,270 @@
+/*
+ * test_parse.c: unit tests of parse.c's walk plumbing: -j N into
+ * opts.threads (before the paths and in the expression, and its usage
+ * errors), and the rule that decides LF_WALK_READ_AHEAD
+ * (lf_cmdline_walk_flags), as lf_parse(), lf_parse_find() and the C query
+ * API (lf_query_walk_opts) apply it.  Nothing is walked.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "parse.h"
+#include "primary.h"
+#include "query.h"
+
+/* Parse a whole command line (NULL-terminated words after argv[0]). */
+static int parse_line(struct lf_ctx *ctx, struct lf_cmdline *cmd, struct lf_error_list *errs, ...)
+{
+	char *argv[16] = {"luafind"};
+	int argc = 1;
+	va_list ap;
+	va_start(ap, errs);
+	for (char *w; (w = va_arg(ap, char *));) {
+		assert_true(argc < 15);
+		argv[argc++] = w;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	struct lf_diag_collector col;
+	lf_diag_collect(ctx, &col, errs);
+	int r = lf_parse(ctx, argc, argv, cmd);
+	lf_diag_uncollect(ctx, &col);
+	return r;
+}
+
+/* -j's value, wherever it stands and however it is spelt. */
+static void test_jobs_forms(void **state)
+{
+	(void)state;
+	static const struct {
+		char *w[4];
+		int threads;
+	} cases[] = {
+		{{"-j3", ".", NULL}, 3},
+		{{"-j", "5", ".", NULL}, 5},
+		{{".", "-j", "7", NULL}, 7},
+		{{".", "-j8", NULL}, 8},
+		{{"-j1", NULL}, 1},
+		{{"-j", "64", NULL}, 64},
+		{{"-j2", "-j4", ".", NULL}, 4}, /* the last one wins, as in bfs */
+		{{".", NULL}, 0},               /* LF_WALK_THREADS_DEFAULT */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lf_ctx *ctx = lf_ctx_new();
+		assert_non_null(ctx);
+		struct lf_cmdline cmd;
+		struct lf_error_list errs = {0};
+		char *const *w = cases[i].w;
+		int r = parse_line(ctx, &cmd, &errs, w[0], w[1], w[2], w[3], (char *)NULL);
+		if (r != 0 || errs.n) {
+			fail_msg("case %zu (%s ...): rejected: %s", i, w[0], errs.n ? errs.v[0].message : "");
+		}
+		assert_int_equal(cmd.opts.threads, cases[i].threads);
+		assert_true(cmd.nroots == 1 && strcmp(cmd.roots[0], ".") == 0);
+		lf_cmdline_free(&cmd);
+		lf_error_list_free(&errs);
+		lf_ctx_free(ctx);
+	}
+}
+
+/* Bad values are usage errors that name the argument (argi, message). */
+static void test_jobs_errors(void **state)
+{
+	(void)state;
+	static const struct {
+		char *w[4];
+		int argi;         /* in argv, argv[0] being "luafind" */
+		const char *says; /* in the message */
+	} cases[] = {
+		{{"-j0", ".", NULL}, 1, "got '0'"},
+		{{"-j", "-1", ".", NULL}, 2, "got '-1'"},
+		{{"-j", "65", NULL}, 2, "at most 64"},
+		{{"-j99999999999", NULL}, 1, "at most 64"},
+		{{"-j", "1.5", NULL}, 2, "got '1.5'"},
+		{{"-j", NULL}, 1, "missing argument to `-j'"},
+		{{".", "-j", NULL}, 2, "missing argument to `-j'"},
+		{{".", "-j", "0", NULL}, 3, "got '0'"},
+		{{".", "-j", "x", NULL}, 3, "got 'x'"},
+		{{".", "-j+2", NULL}, 2, "got '+2'"},
+		{{".", "-j65", NULL}, 2, "at most 64"},
+		{{".", "-jx", NULL}, 2, "unknown predicate `-jx'"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct lf_ctx *ctx = lf_ctx_new();
+		assert_non_null(ctx);
+		struct lf_cmdline cmd;
+		struct lf_error_list errs = {0};
+		char *const *w = cases[i].w;
+		int r = parse_line(ctx, &cmd, &errs, w[0], w[1], w[2], w[3], (char *)NULL);
+		if (r == 0 || errs.n == 0) {
+			fail_msg("case %zu (%s %s): accepted", i, w[0], w[1] ? w[1] : "");
+		}
+		if (!strstr(errs.v[0].message, cases[i].says) || errs.v[0].argi != cases[i].argi) {
+			fail_msg("case %zu (%s %s): '%s' at argument %d, expected '%s' at %d", i, w[0],
+				 w[1] ? w[1] : "", errs.v[0].message, errs.v[0].argi, cases[i].says, cases[i].argi);
+		}
+		lf_cmdline_free(&cmd);
+		lf_error_list_free(&errs);
+		lf_ctx_free(ctx);
+	}
+}
+
+/* Whether lf_parse_find() of the words in @expr (space-separated) reads ahead. */
+static bool reads_ahead(struct lf_ctx *ctx, const char *expr)
+{
+	char *copy = strdup(expr);
+	assert_non_null(copy);
+	char *argv[16];
+	int argc = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		assert_true(argc < 15);
+		argv[argc++] = w;
+	}
+	argv[argc] = NULL;
+	struct lf_cmdline cmd;
+	struct lf_error_list errs = {0};
+	struct lf_diag_collector col;
+	lf_diag_collect(ctx, &col, &errs);
+	int r = lf_parse_find(ctx, NULL, 0, argc, argv, 0, NULL, &cmd);
+	lf_diag_uncollect(ctx, &col);
+	if (r != 0) {
+		fail_msg("'%s': rejected: %s", expr, errs.n ? errs.v[0].message : "");
+	}
+	bool ahead = (cmd.opts.flags & LF_WALK_READ_AHEAD) != 0;
+	/* Sorting (luafind.find's sort option) always turns it off. */
+	assert_false(lf_cmdline_walk_flags(&cmd, cmd.opts.flags | LF_WALK_SORT) & LF_WALK_READ_AHEAD);
+	lf_cmdline_free(&cmd);
+	lf_error_list_free(&errs);
+	free(copy);
+	return ahead;
+}
+
+/* A primary with effects of its own, as -lua is (the CLI registers it). */
+static struct lf_expr *parse_impure(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->impure = true;
+	}
+	return x;
+}
+
+/* The rule: every directory read, nothing changed; the walk would use it. */
+static void test_read_ahead_rule(void **state)
+{
+	(void)state;
+	static const char *const yes[] = {
+		"",
+		"-name *.c",
+		"-type f -size +16k",
+		"-depth",
+		"-maxdepth 3 -mindepth 1",
+		"-H -print0",
+		"-j 8 -name x -o -path y",
+		"-printf %p -fprint /dev/null -fls /dev/null -ls",
+		"( -name a , -type d ) -print",
+		"! -empty -json path",
+	};
+	static const char *const no[] = {
+		"-prune",
+		"-name .git -prune -o -print",
+		"-quit",
+		"-name x -quit",
+		"-exclude -name .git",
+		"-delete",
+		"-name *.o -delete",
+		"-exec true ;",
+		"-execdir true {} +",
+		"-ok true ;",
+		"-okdir true ;",
+		"-j 4 -exec true ;", /* -j does not force it */
+		"-L -name x",
+		"-follow",
+		"-xdev",
+		"-mount",
+		"-gitignore",
+		"! ( -name a -o -exec true ; )",
+	};
+	struct lf_ctx *ctx = lf_ctx_new();
+	assert_non_null(ctx);
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		if (!reads_ahead(ctx, yes[i])) {
+			fail_msg("'%s': no LF_WALK_READ_AHEAD, expected it", yes[i]);
+		}
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		if (reads_ahead(ctx, no[i])) {
+			fail_msg("'%s': LF_WALK_READ_AHEAD, expected none", no[i]);
+		}
+	}
+	lf_ctx_free(ctx);
+
+	/* A registered primary with effects (-lua), as lf_parse() sees it. */
+	ctx = lf_ctx_new();
+	assert_non_null(ctx);
+	const struct lf_primary row = {"-effects", LF_PRIM_TEST, 0, parse_impure, lf_eval_true, false};
+	assert_int_equal(lf_ctx_add_primaries(ctx, &row, 1), 0);
+	struct lf_cmdline cmd;
+	struct lf_error_list errs = {0};
+	assert_int_equal(parse_line(ctx, &cmd, &errs, ".", "-name", "x", (char *)NULL), 0);
+	assert_true(cmd.opts.flags & LF_WALK_READ_AHEAD);
+	lf_cmdline_free(&cmd);
+	assert_int_equal(parse_line(ctx, &cmd, &errs, ".", "-name", "x", "-effects", (char *)NULL), 0);
+	assert_false(cmd.opts.flags & LF_WALK_READ_AHEAD);
+	lf_cmdline_free(&cmd);
+	assert_int_equal(parse_line(ctx, &cmd, &errs, "-j8", ".", "-effects", (char *)NULL), 0);
+	assert_false(cmd.opts.flags & LF_WALK_READ_AHEAD);
+	assert_int_equal(cmd.opts.threads, 8);
+	lf_cmdline_free(&cmd);
+	lf_error_list_free(&errs);
+	lf_ctx_free(ctx);
+}
+
+/* The C query API: the flag and -j reach the host's walk options. */
+static void test_query_walk_opts(void **state)
+{
+	(void)state;
+	struct lf_ctx *ctx = lf_ctx_new();
+	assert_non_null(ctx);
+	char *pure[] = {"-name", "*.c", "-j", "3", NULL};
+	struct lf_query *q = lf_query_compile(ctx, 4, pure, 0);
+	assert_non_null(q);
+	struct lf_walk_opts opts = LF_WALK_OPTS_INIT;
+	lf_query_walk_opts(q, &opts);
+	assert_true(opts.flags & LF_WALK_READ_AHEAD);
+	assert_int_equal(opts.threads, 3);
+	lf_query_free(q);
+
+	char *prune[] = {"-name", "x", "-prune", NULL};
+	q = lf_query_compile(ctx, 3, prune, 0);
+	assert_non_null(q);
+	opts = (struct lf_walk_opts)LF_WALK_OPTS_INIT;
+	opts.threads = 2; /* the host's, kept without -j */
+	lf_query_walk_opts(q, &opts);
+	assert_false(opts.flags & LF_WALK_READ_AHEAD);
+	assert_int_equal(opts.threads, 2);
+	lf_query_free(q);
+	lf_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_jobs_forms),
+		cmocka_unit_test(test_jobs_errors),
+		cmocka_unit_test(test_read_ahead_rule),
+		cmocka_unit_test(test_query_walk_opts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
