@@ -68,6 +68,7 @@ struct lf_pf_window {
 	unsigned count;
 	unsigned left; /* names before the thread's cursor (it works downwards); the thread's own */
 	atomic_bool cancelled;
+	bool adopted; /* made by lf_prefetch_adopt() */
 	char *names;
 	struct slot slots[];
 };
@@ -82,6 +83,7 @@ struct lf_prefetch {
 	struct lf_pf_window *oldest, *newest;
 	struct lf_pf_window *current; /* the window the thread is in */
 	unsigned live;
+	unsigned adopted; /* of the live windows, those lf_prefetch_adopt() made */
 
 	/* The walker's own: choosing between with and without the thread. */
 	bool on;              /* submit windows now */
@@ -267,6 +269,7 @@ void lf_prefetch_release(struct lf_prefetch *pf, struct lf_pf_window *win, uint6
 		pf->newest = win->older;
 	}
 	pf->live--;
+	pf->adopted -= win->adopted;
 	pthread_mutex_unlock(&pf->lock);
 	*wasted += count_untaken(win);
 	free(win);
@@ -316,6 +319,7 @@ struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, cons
 	win->count = count;
 	win->left = count;
 	atomic_init(&win->cancelled, false);
+	win->adopted = false;
 	win->names = (char *)&win->slots[count];
 	size_t off = 0;
 	for (unsigned i = 0; i < count; i++) {
@@ -352,6 +356,55 @@ struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, cons
 	}
 	pthread_mutex_unlock(&pf->lock);
 	return win;
+}
+
+/* Put @win in the live list; under no lock. */
+static void add_live(struct lf_prefetch *pf, struct lf_pf_window *win)
+{
+	pthread_mutex_lock(&pf->lock);
+	win->newer = NULL;
+	win->older = pf->newest;
+	if (pf->newest) {
+		pf->newest->newer = win;
+	} else {
+		pf->oldest = win;
+	}
+	pf->newest = win;
+	pf->live++;
+	pthread_mutex_unlock(&pf->lock);
+}
+
+struct lf_pf_window *lf_prefetch_adopt(struct lf_prefetch *pf, unsigned count, const struct lf_stat *st,
+				       const int *err)
+{
+	if (count == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct lf_pf_window *win = malloc(sizeof(*win) + count * sizeof(struct slot));
+	if (!win) {
+		return NULL;
+	}
+	win->dir_fd = -1;
+	win->count = count;
+	win->left = 0; /* nothing for the thread */
+	atomic_init(&win->cancelled, false);
+	win->names = NULL;
+	win->adopted = true;
+	pf->adopted++;
+	for (unsigned i = 0; i < count; i++) {
+		win->slots[i].st = st[i];
+		win->slots[i].err = err[i];
+		win->slots[i].nameoff = 0;
+		atomic_init(&win->slots[i].state, SLOT_DONE);
+	}
+	add_live(pf, win);
+	return win;
+}
+
+unsigned lf_prefetch_adopted(const struct lf_prefetch *pf)
+{
+	return pf->adopted;
 }
 
 unsigned lf_pf_window_count(const struct lf_pf_window *win)

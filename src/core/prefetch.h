@@ -64,6 +64,19 @@ void lf_prefetch_free(struct lf_prefetch *pf, uint64_t *wasted);
 struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, const char *const *names,
 					unsigned count);
 
+/**
+ * A window whose @count names were stat'ed already (by the I/O queue):
+ * st[i] and err[i] (0 or an errno) are the results for name @i, copied.
+ * No fd is kept, and LF_PF_MAX_WINDOWS does not apply: the caller bounds
+ * these windows (lf_prefetch_adopted()).  @return the window, or NULL with
+ * errno set
+ */
+struct lf_pf_window *lf_prefetch_adopt(struct lf_prefetch *pf, unsigned count, const struct lf_stat *st,
+				       const int *err);
+
+/** How many windows lf_prefetch_adopt() made are live. */
+unsigned lf_prefetch_adopted(const struct lf_prefetch *pf);
+
 /** How many names the window holds. */
 unsigned lf_pf_window_count(const struct lf_pf_window *win);
 

@@ -18,6 +18,8 @@
 
 /* fds left for the caller (output files, -exec pipes) besides stdio. */
 #define FD_RESERVE 8
+/* Jobs the I/O queue may have at once (each holds an fd and 32 KiB). */
+#define QUEUE_JOBS 64
 
 /* lf_walk_cancel() is async-signal-safe only if this store takes no lock. */
 _Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "atomic_bool must be lock-free");
@@ -33,6 +35,27 @@ static int default_max_fds(void)
 	}
 	limit -= 3 + FD_RESERVE;
 	return limit < 3 ? 3 : (int)limit;
+}
+
+/*
+ * LF_WALK_READ_AHEAD: the I/O queue, if it applies to this walk, holding a
+ * quarter of the fd budget at most (a budget too small for that goes
+ * without).  Its workers start with its first job.
+ */
+static void start_queue(struct lf_walk *w)
+{
+	const struct lf_walk_opts *o = &w->opts;
+	int threads = o->threads ? o->threads : LF_WALK_THREADS_DEFAULT;
+	if (!(o->flags & LF_WALK_READ_AHEAD) || threads < 2 || o->order == LF_ORDER_BREADTH ||
+	    o->symlinks == LF_LOGICAL || (o->flags & (LF_WALK_SORT | LF_WALK_XDEV | LF_WALK_GITIGNORE)) ||
+	    w->max_fds < 16) {
+		return;
+	}
+	int jobs = w->max_fds / 4 < QUEUE_JOBS ? w->max_fds / 4 : QUEUE_JOBS;
+	w->ioq = lf_ioq_new((unsigned)threads - 1, (unsigned)jobs);
+	if (w->ioq) {
+		w->max_fds -= jobs;
+	}
 }
 
 struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
@@ -58,10 +81,12 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 		w->stat_ahead = false; /* one CPU, or no memory: the walk does not need it */
 	}
 	w->max_fds = opts->max_fds > 0 ? (opts->max_fds < 3 ? 3 : opts->max_fds) : default_max_fds();
+	start_queue(w);
 	w->evict = opts->order == LF_ORDER_BREADTH ? lf_bfs_evict : lf_dfs_evict;
 	if (lf_walk_grow_path(w, 256) != 0) {
 		uint64_t none = 0;
 		lf_prefetch_free(w->prefetch, &none);
+		lf_ioq_free(w->ioq);
 		lf_gi_free(w->gi);
 		free(w);
 		return NULL;
@@ -78,8 +103,10 @@ static void release(struct lf_walk *w)
 	w->stat_ahead = false;
 	w->counters.stats += wasted;
 	w->counters.stats_ahead += wasted;
-	lf_dfs_free(w);
+	lf_dfs_free(w); /* gives its jobs back to the queue */
 	lf_bfs_free(w);
+	lf_ioq_free(w->ioq);
+	w->ioq = NULL;
 	lf_gi_unref(w->pend.gi);
 	w->pend.gi = NULL;
 }

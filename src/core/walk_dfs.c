@@ -21,6 +21,7 @@
 #include "dir.h"
 #include "walk_impl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -58,6 +59,191 @@ static void release_window(struct lf_walk *w, size_t i)
 		w->counters.stats_ahead += wasted;
 		p->pf = NULL;
 	}
+}
+
+/* ---- the I/O queue (LF_WALK_READ_AHEAD) ----------------------------------- */
+
+static struct lf_spill *add_spill(struct lf_walk *w, size_t i);
+
+/* Give up a job, counting what a worker did for it. */
+static void drop_job(struct lf_walk *w, struct lf_ioq_job *job)
+{
+	struct lf_ioq_work work = {0, 0, 0, 0};
+	w->ioq_stat_jobs -= lf_ioq_job_stats(job);
+	lf_ioq_drop(w->ioq, job, &work);
+	w->counters.opens += work.opens;
+	w->counters.closes += work.closes;
+	w->counters.getdents += work.getdents;
+	w->counters.stats += work.stats;
+	w->counters.stats_ahead += work.stats;
+	w->counters.dirs_ahead += work.opens;
+	w->counters.dirs_ahead_unused += work.opens;
+}
+
+/* The front job of frame @i's ring, taken off it. */
+static struct lf_ioq_job *rq_shift(struct lf_frame_rq *r, size_t *rec)
+{
+	struct lf_ioq_job *job = r->jobs[r->head];
+	*rec = r->recs[r->head];
+	r->head = (r->head + 1) % LF_RQ_AHEAD;
+	r->count--;
+	return job;
+}
+
+/* Give up every job of frame @i: due before its fd is closed, or its records go. */
+static void rq_drop_all(struct lf_walk *w, size_t i)
+{
+	if (!w->frame_rq) {
+		return;
+	}
+	struct lf_frame_rq *r = &w->frame_rq[i];
+	while (r->count) {
+		size_t rec;
+		drop_job(w, rq_shift(r, &rec));
+	}
+}
+
+/*
+ * The job of frame @i for the record at arena offset @rec, taken off the
+ * ring, or NULL; jobs of records before it were pruned or skipped, so they
+ * are dropped.
+ */
+static struct lf_ioq_job *rq_find(struct lf_walk *w, size_t i, size_t rec)
+{
+	struct lf_frame_rq *r = &w->frame_rq[i];
+	while (r->count && r->recs[r->head] <= rec) {
+		size_t at;
+		struct lf_ioq_job *job = rq_shift(r, &at);
+		if (at == rec) {
+			return job;
+		}
+		drop_job(w, job);
+	}
+	return NULL;
+}
+
+/*
+ * Queue the next subdirectories in frame @t's region that the walk will
+ * read, up to LF_RQ_AHEAD of them in the ring, while the queue has room.
+ * They go in last to first: the queue's workers take the newest job first.
+ */
+static void rq_feed(struct lf_walk *w, size_t t)
+{
+	struct lf_frame *f = &w->frames[t];
+	struct lf_frame_rq *r = &w->frame_rq[t];
+	if (f->fd < 0 || (w->opts.maxdepth >= 0 && f->depth + 1 >= w->opts.maxdepth)) {
+		return;
+	}
+	size_t cur = f->end - f->left;
+	if (r->next < cur) {
+		r->next = cur;
+	}
+	unsigned room = lf_ioq_room(w->ioq);
+	size_t recs[LF_RQ_AHEAD];
+	unsigned n = 0;
+	while (r->count + n < LF_RQ_AHEAD && n < room && r->next < f->end) {
+		struct lf_dirent *d = (struct lf_dirent *)(w->arena + r->next);
+		if (d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name)) {
+			recs[n++] = r->next;
+		}
+		r->next += d->d_reclen;
+	}
+	/*
+	 * Stats for its children's entries if they are evaluated (-mindepth),
+	 * as long as the windows they will become stay within
+	 * LF_PF_MAX_WINDOWS: stats that find no window are made in vain.
+	 */
+	bool stats = w->stat_ahead && w->frame_pf && f->depth + 2 >= w->opts.mindepth &&
+		     lf_prefetch_adopted(w->prefetch) + w->ioq_stat_jobs + n <= LF_PF_MAX_WINDOWS;
+	struct lf_ioq_job *jobs[LF_RQ_AHEAD];
+	for (unsigned k = n; k-- > 0;) {
+		struct lf_dirent *d = (struct lf_dirent *)(w->arena + recs[k]);
+		jobs[k] = lf_ioq_submit(w->ioq, f->fd, d->d_name, stats);
+		if (!jobs[k]) {
+			/* No memory: give up this batch, keeping the ring in order. */
+			while (++k < n) {
+				w->ioq_stat_jobs += stats; /* drop_job takes it back */
+				drop_job(w, jobs[k]);
+			}
+			return;
+		}
+	}
+	w->ioq_stat_jobs += stats ? n : 0;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned at = (r->head + r->count) % LF_RQ_AHEAD;
+		r->jobs[at] = jobs[k];
+		r->recs[at] = recs[k];
+		r->count++;
+	}
+}
+
+/*
+ * Take over the job that read the directory about to be pushed: its fd in
+ * *@fd (or its open's errno in *@err).  @return false if the walker must
+ * open the directory itself; the job is then freed, else the caller frees
+ * it with lf_ioq_done() once the records are copied.
+ */
+static bool take_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_result *res, int *fd, int *err)
+{
+	w->ioq_stat_jobs -= lf_ioq_job_stats(job);
+	if (lf_ioq_take(w->ioq, job, res) != 0) {
+		lf_ioq_done(w->ioq, job);
+		return false;
+	}
+	w->counters.opens++;
+	w->counters.dirs_ahead++;
+	w->counters.getdents += res->getdents;
+	if (res->fd < 0 && (res->open_err == EMFILE || res->open_err == ENFILE)) {
+		lf_ioq_done(w->ioq, job); /* the walker's open makes room */
+		return false;
+	}
+	if (res->fd < 0) {
+		*err = res->open_err;
+		return true;
+	}
+	lf_walk_make_room(w, 1);
+	w->open_fds++;
+	*fd = res->fd;
+	return true;
+}
+
+/* Put what a job read in the new top frame's region, stat data included. */
+static int adopt_records(struct lf_walk *w, const struct lf_ioq_result *res)
+{
+	size_t t = w->nframes - 1;
+	if (lf_walk_reserve_arena(w, res->len) != 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	struct lf_frame *f = &w->frames[t];
+	memcpy(w->arena + w->arenatop, res->recs, res->len);
+	w->arenatop += res->len;
+	f->end = w->arenatop;
+	f->left = (uint32_t)res->len;
+	if (res->eof) {
+		f->flags |= F_EOF;
+	}
+	if (res->read_err) {
+		struct lf_spill *s = add_spill(w, t);
+		if (!s) {
+			return lf_walk_set_fatal(w, errno);
+		}
+		s->err = res->read_err;
+	}
+	if (res->nstats) {
+		struct lf_pf_window *win = NULL;
+		if (w->stat_ahead && w->frame_pf) {
+			win = lf_prefetch_adopt(w->prefetch, res->nstats, res->st, res->stat_err);
+		}
+		if (win) {
+			w->frame_pf[t] = (struct lf_frame_pf){win, 0, 0};
+		} else {
+			w->counters.stats += res->nstats; /* made in vain */
+			w->counters.stats_ahead += res->nstats;
+		}
+	}
+	w->frame_rq[t].next = f->end - f->left;
+	rq_feed(w, t);
+	return 0;
 }
 
 /* ---- spills: the rest of a directory whose fd had to go ------------------ */
@@ -168,6 +354,13 @@ int lf_dfs_evict(struct lf_walk *w)
 			/* Keep what the thread has made: the walk comes back for it. */
 			lf_prefetch_stop(w->prefetch, w->frame_pf[i].pf);
 		}
+		if (w->frame_rq) {
+			/* Likewise the directories read ahead; the rest go unread. */
+			struct lf_frame_rq *r = &w->frame_rq[i];
+			for (unsigned k = 0; k < r->count; k++) {
+				lf_ioq_settle(w->ioq, r->jobs[(r->head + k) % LF_RQ_AHEAD]);
+			}
+		}
 		lf_walk_close_fd(w, f->fd);
 		f->fd = -1;
 		w->evict_from = i + 1;
@@ -201,6 +394,16 @@ static bool has_work(struct lf_walk *w, size_t i)
 	return region_record(w, f) || (f->flags & F_SPILL);
 }
 
+/* Frame @t's region holds new records: read their subdirectories ahead. */
+static void new_region(struct lf_walk *w, size_t t)
+{
+	if (w->frame_rq) {
+		rq_drop_all(w, t); /* their records are gone */
+		w->frame_rq[t].next = w->frames[t].end - w->frames[t].left;
+		rq_feed(w, t);
+	}
+}
+
 /* Records of the spill to move into the region at once: a bounded step. */
 #define SPILL_STEP (256 * 1024)
 
@@ -230,6 +433,7 @@ static int refill_top(struct lf_walk *w, size_t t)
 			w->arenatop += n;
 			f->end = w->arenatop;
 			f->left = (uint32_t)n;
+			new_region(w, t);
 			return 1;
 		}
 		int err = s->err;
@@ -248,6 +452,7 @@ static int refill_top(struct lf_walk *w, size_t t)
 	}
 	f->end = w->arenatop;
 	f->left = (uint32_t)n;
+	new_region(w, t);
 	return 1;
 }
 
@@ -521,6 +726,14 @@ static int grow_frames(struct lf_walk *w)
 		w->frame_pf = p;
 		w->frame_pfcap = cap;
 	}
+	if (w->ioq && (!w->frame_rq || cap != w->frame_rqcap)) {
+		struct lf_frame_rq *r = realloc(w->frame_rq, cap * sizeof(*r));
+		if (!r) {
+			return -1;
+		}
+		w->frame_rq = r;
+		w->frame_rqcap = cap;
+	}
 	if (w->gi && (!w->frame_gi || cap != w->frame_gicap)) {
 		struct lf_gi_scope **g = realloc(w->frame_gi, cap * sizeof(*g));
 		if (!g) {
@@ -568,6 +781,10 @@ static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
 	if (w->frame_gi) {
 		w->frame_gi[idx] = NULL;
 	}
+	if (w->frame_rq) {
+		w->frame_rq[idx].head = w->frame_rq[idx].count = 0;
+		w->frame_rq[idx].next = f->end;
+	}
 	if (fd >= 0 && idx < w->evict_from) {
 		w->evict_from = idx;
 	}
@@ -589,7 +806,22 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 	int fd = -1, err = 0;
 
 	w->path[w->pend.pathlen] = '\0';
-	if (read_it) {
+	if (!root && w->frame_pf && w->frame_pf[t].pf &&
+	    w->frame_pf[t].next == lf_pf_window_count(w->frame_pf[t].pf)) {
+		/* Spent, and its last entry is no longer current: free it now,
+		 * or a deep walk keeps a spent window for every level. */
+		release_window(w, t);
+	}
+	struct lf_ioq_job *job = NULL;
+	struct lf_ioq_result res;
+	if (read_it && !root && w->frame_rq) {
+		job = rq_find(w, t, w->pend.rec);
+		if (job && !take_job(w, job, &res, &fd, &err)) {
+			job = NULL;
+		}
+		rq_feed(w, t); /* the next sibling in its place */
+	}
+	if (read_it && !job) {
 		fd = lf_walk_open_dir(w, at_fd, w->path + nameoff, follow);
 		if (fd < 0) {
 			err = errno;
@@ -605,6 +837,9 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		if (!peek_top(w, t, &rerr)) {
 			if (w->fatal) {
 				lf_walk_close_fd(w, fd);
+				if (job) {
+					lf_ioq_done(w->ioq, job);
+				}
 				return -1;
 			}
 			if (rerr) {
@@ -612,12 +847,16 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 				struct lf_spill *s = add_spill(w, t);
 				if (!s) {
 					lf_walk_close_fd(w, fd);
+					if (job) {
+						lf_ioq_done(w->ioq, job);
+					}
 					return lf_walk_set_fatal(w, errno);
 				}
 				s->err = rerr;
 			} else if (!need_post && w->frames[t].depth > 0 && !lf_walk_is_logical(w)) {
 				/* Spent: the child takes its place and its region. */
 				release_window(w, t);
+				rq_drop_all(w, t);
 				lf_walk_close_fd(w, w->frames[t].fd);
 				drop_gi(w, t);
 				w->nframes--;
@@ -625,7 +864,17 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		}
 	}
 	if (push_frame(w, fd, need_post, root) != 0) {
+		if (job) {
+			lf_ioq_done(w->ioq, job);
+		}
 		return -1;
+	}
+	if (job) {
+		int r = fd >= 0 ? adopt_records(w, &res) : 0;
+		lf_ioq_done(w->ioq, job);
+		if (r != 0) {
+			return r;
+		}
 	}
 	if (fd >= 0 && ((w->opts.flags & LF_WALK_SORT) || w->gi)) {
 		/*
@@ -800,6 +1049,7 @@ static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 			return 1;
 		}
 		lf_walk_pend_dir(w);
+		w->pend.rec = (size_t)((char *)d - w->arena);
 		if (w->opts.order == LF_ORDER_POST) {
 			return 0;
 		}
@@ -876,6 +1126,7 @@ static int pop_frame(struct lf_walk *w)
 		f = &w->frames[t];
 	}
 	release_window(w, t);
+	rq_drop_all(w, t);
 	lf_walk_close_fd(w, f->fd);
 	drop_gi(w, t);
 	if (f->flags & F_SPILL) {
@@ -958,6 +1209,7 @@ int lf_dfs_next(struct lf_walk *w, struct lf_entry **ent)
 void lf_dfs_free(struct lf_walk *w)
 {
 	for (size_t i = 0; i < w->nframes; i++) {
+		rq_drop_all(w, i);
 		lf_walk_close_fd(w, w->frames[i].fd);
 		drop_gi(w, i);
 	}
@@ -968,6 +1220,8 @@ void lf_dfs_free(struct lf_walk *w)
 	w->frame_gi = NULL;
 	free(w->frame_pf);
 	w->frame_pf = NULL;
+	free(w->frame_rq);
+	w->frame_rq = NULL;
 	free(w->hnext);
 	w->hnext = NULL;
 	free(w->buckets);

@@ -13,6 +13,7 @@
 
 #include "dir.h"
 #include "gitignore.h"
+#include "ioq.h"
 #include "prefetch.h"
 #include "walk.h"
 
@@ -76,6 +77,19 @@ struct lf_frame_pf {
 };
 
 /*
+ * A frame's subdirectories being read ahead by the I/O queue (w->frame_rq,
+ * beside w->frames, under LF_WALK_READ_AHEAD): a ring of jobs in the
+ * records' order, each with its record's arena offset.
+ */
+#define LF_RQ_AHEAD 8
+struct lf_frame_rq {
+	struct lf_ioq_job *jobs[LF_RQ_AHEAD];
+	size_t recs[LF_RQ_AHEAD];
+	unsigned head, count;
+	size_t next; /* arena offset of the next record to consider */
+};
+
+/*
  * The rest of a directory whose fd had to be closed before its end was
  * read (the fd budget), or the error that ended its reading; the frame is
  * F_SPILL until the walk has taken it.  Rare, so kept in a list.
@@ -117,6 +131,8 @@ struct lf_walk {
 	size_t hnextcap;
 	struct lf_gi_scope **frame_gi; /* beside frames under LF_WALK_GITIGNORE: their children's scope */
 	size_t frame_gicap;
+	struct lf_frame_rq *frame_rq; /* beside frames, when there is an I/O queue */
+	size_t frame_rqcap;
 	struct lf_spill *spills;
 	size_t nspills, spillcap;
 	size_t evict_from; /* no frame below this index holds an fd */
@@ -136,6 +152,7 @@ struct lf_walk {
 	bool pend_active, pruned;
 	struct {
 		size_t pathlen;
+		size_t rec; /* arena offset of its record (depth-first walks) */
 		uint64_t ino, id_dev, id_ino;
 		int depth;
 		bool have_id, read_it, root, via_link;
@@ -148,6 +165,8 @@ struct lf_walk {
 	bool cur_gi_excluded;         /* the current entry is an ignored directory to read */
 
 	struct lf_prefetch *prefetch; /* LF_WALK_STAT_AHEAD, started on first use */
+	struct lf_ioq *ioq;           /* LF_WALK_READ_AHEAD's queue, or NULL */
+	unsigned ioq_stat_jobs;       /* its jobs with stats, not yet taken or dropped */
 	bool stat_ahead;              /* the flag applies to this walk */
 
 	struct bfs_state *bfs;

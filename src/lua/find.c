@@ -666,6 +666,9 @@ static int mod_find(lua_State *L)
 	opts.max_fds = a.max_fds;
 	if (a.threads) {
 		opts.threads = a.threads; /* over the expression's -j */
+	} else if (!opts.threads) {
+		/* The loop body may prune or change the tree: read ahead only when asked. */
+		opts.threads = 1;
 	}
 	lw->symlinks = opts.symlinks;
 	f->raise = a.errors == LFB_ERR_RAISE;

@@ -2237,6 +2237,160 @@ static void test_stat_ahead(void **state)
 	}
 }
 
+/* Prune every directory named "s" (and what a prune_name says). */
+static void prune_s_cb(struct lf_walk *w, struct lf_entry *e, void *arg)
+{
+	(void)arg;
+	size_t len;
+	const char *name = lf_entry_name(e, &len);
+	if (e->visit == LF_VISIT_PRE && e->type == LF_DIR && len == 1 && name[0] == 's') {
+		lf_walk_prune(w);
+	}
+}
+
+static void prune_stat_cb(struct lf_walk *w, struct lf_entry *e, void *arg)
+{
+	ahead_cb(w, e, arg);
+	prune_s_cb(w, e, arg);
+}
+
+/* Two walks returned the same entries in the same order. */
+static void assert_same_walk(const struct result *a, const struct result *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		if (strcmp(a->v[i].path, b->v[i].path) != 0 || a->v[i].visit != b->v[i].visit) {
+			print_error("entry %zu: '%s' (visit %d) against '%s' (visit %d)\n", i, a->v[i].path,
+				    a->v[i].visit, b->v[i].path, b->v[i].visit);
+			fail();
+		}
+		assert_int_equal(a->v[i].type, b->v[i].type);
+		assert_int_equal(a->v[i].depth, b->v[i].depth);
+		assert_int_equal(a->v[i].ino, b->v[i].ino);
+		assert_int_equal(a->v[i].error, b->v[i].error);
+	}
+}
+
+/*
+ * LF_WALK_READ_AHEAD: the same entries in the same order as without it, in
+ * every depth-first order, with depth limits, pruning, an fd budget small
+ * enough for evictions, and stats taken ahead; and the same syscalls, some
+ * made by the workers.
+ */
+static void test_read_ahead(void **state)
+{
+	(void)state;
+	struct strvec made = {0};
+	make_deep_and_wide(&made);
+	mk(&made, "t/big/");
+	for (int i = 0; i < 700; i++) {
+		mkf(&made, i % 50 ? "t/big/f%03d" : "t/big/d%03d/", i);
+	}
+	mk(&made, "t/many/");
+	for (int i = 0; i < 40; i++) {
+		mkf(&made, "t/many/d%02d/", i);
+		for (int j = 0; j < 20; j++) {
+			mkf(&made, "t/many/d%02d/f%02d", i, j);
+		}
+		mkf(&made, "t/many/d%02d/s/", i);
+		mkf(&made, "t/many/d%02d/s/x", i);
+		mkf(&made, "t/many/d%02d/u/", i);
+	}
+	mk(&made, "t/lnk -> many");
+	sv_free(&made);
+	const char *roots[] = {"t"};
+	static const enum lf_order orders[] = {LF_ORDER_PRE, LF_ORDER_POST, LF_ORDER_BOTH};
+	/* A job the walker reaches first is its own: no one walk is sure to have these. */
+	uint64_t ahead = 0, stats_ahead = 0;
+	for (int variant = 0; variant < 48; variant++) {
+		struct lf_walk_opts o = opts_for(roots, 1, orders[variant % 3]);
+		o.max_fds = (variant / 3) % 2 ? 20 : 0;
+		bool prune = (variant / 6) % 2;
+		o.maxdepth = (variant / 12) % 4 == 1 ? 3 : -1;
+		o.mindepth = (variant / 12) % 4 == 2 ? 3 : 0;
+		bool stat_every = (variant / 12) % 4 == 3;
+		if (stat_every) {
+			o.flags |= LF_WALK_STAT_AHEAD;
+		}
+		struct ahead_arg arg = {.every = 1};
+		walk_cb *cb = prune ? (stat_every ? prune_stat_cb : prune_s_cb) : stat_every ? ahead_cb : NULL;
+		struct result plain, ra;
+		run_walk(&o, &plain, cb, &arg, true);
+		size_t statted = arg.statted;
+		o.flags |= LF_WALK_READ_AHEAD;
+		o.threads = variant % 2 ? 2 : 5;
+		arg = (struct ahead_arg){.every = 1};
+		run_walk(&o, &ra, cb, &arg, true);
+		print_message("order %-5s max_fds %2d prune %d depth %d..%d stats %d threads %d: opens %llu, "
+			      "ahead %llu, unused %llu, stats %llu ahead %llu\n",
+			      order_name(o.order), o.max_fds, prune, o.mindepth, o.maxdepth, stat_every, o.threads,
+			      (unsigned long long)ra.c.opens, (unsigned long long)ra.c.dirs_ahead,
+			      (unsigned long long)ra.c.dirs_ahead_unused, (unsigned long long)ra.c.stats,
+			      (unsigned long long)ra.c.stats_ahead);
+		assert_int_equal(plain.last, 0);
+		assert_int_equal(ra.last, 0);
+		assert_int_equal(ra.close_ret, 0);
+		assert_same_walk(&plain, &ra);
+		ahead += ra.c.dirs_ahead;
+		assert_true(ra.c.dirs_ahead_unused <= ra.c.dirs_ahead);
+		/* The directories the walk read, once each; pruned ones in vain. */
+		assert_int_equal(ra.c.opens, plain.c.opens + ra.c.dirs_ahead_unused);
+		if (!prune) {
+			assert_int_equal(ra.c.dirs_ahead_unused, 0);
+		}
+		if (!o.max_fds && !prune) {
+			assert_int_equal(ra.c.getdents, plain.c.getdents);
+			assert_int_equal(ra.c.closes, plain.c.closes);
+		}
+		if (stat_every) {
+			/* One stat per entry, whoever made it. */
+			assert_int_equal(arg.statted, statted);
+			if (ra.c.dirs_ahead_unused) {
+				assert_true(ra.c.stats >= plain.c.stats); /* a pruned one's, in vain */
+			} else {
+				assert_int_equal(ra.c.stats, plain.c.stats);
+			}
+			stats_ahead += ra.c.stats_ahead;
+		} else {
+			assert_int_equal(ra.c.stats, plain.c.stats);
+			assert_int_equal(ra.c.stats_ahead, 0);
+		}
+		free_result(&plain);
+		free_result(&ra);
+	}
+	assert_true(ahead > 0);
+	assert_true(stats_ahead > 0);
+
+	/* Where it does not apply, nothing is read ahead. */
+	for (int k = 0; k < 4; k++) {
+		struct lf_walk_opts o = opts_for(roots, 1, k == 0 ? LF_ORDER_BREADTH : LF_ORDER_PRE);
+		o.flags = LF_WALK_READ_AHEAD | (k == 1 ? LF_WALK_SORT : 0);
+		o.symlinks = k == 2 ? LF_LOGICAL : LF_PHYSICAL;
+		o.threads = k == 3 ? 1 : 4;
+		struct result r;
+		walk(&o, &r);
+		assert_int_equal(r.c.dirs_ahead, 0);
+		free_result(&r);
+	}
+
+	/* A thread count out of range is refused. */
+	struct lf_walk_opts bad = opts_for(roots, 1, LF_ORDER_PRE);
+	bad.threads = LF_WALK_THREADS_MAX + 1;
+	errno = 0;
+	assert_null(lf_walk_open(&bad));
+	assert_int_equal(errno, EINVAL);
+	bad.threads = -1;
+	assert_null(lf_walk_open(&bad));
+
+	/* Closed or cancelled midway, with jobs in flight: no fd left behind. */
+	for (int stop = 1; stop < 1500; stop = stop * 4 + 1) {
+		struct lf_walk_opts o = opts_for(roots, 1, stop % 3 ? LF_ORDER_PRE : LF_ORDER_POST);
+		o.flags = LF_WALK_READ_AHEAD | (stop % 2 ? LF_WALK_STAT_AHEAD : 0);
+		o.max_fds = stop % 2 ? 20 : 0;
+		walk_partly(&o, stop, stop % 2 && o.order == LF_ORDER_PRE);
+	}
+}
+
 /* ---- tests: deleting ----------------------------------------------------------- */
 
 struct delete_arg {
@@ -2664,6 +2818,7 @@ int main(int argc, char **argv)
 		T(test_getdents_error),
 		T(test_close_midway),
 		T(test_stat_ahead),
+		T(test_read_ahead),
 		T(test_stat_cache),
 		T(test_no_stats_when_listing),
 		T(test_dtype_unknown),

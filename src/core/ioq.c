@@ -1,0 +1,504 @@
+/*
+ * ioq.c: the I/O queue's workers.  See ioq.h for the contract.
+ *
+ * Pending jobs form a stack: the walker submits the subdirectories of the
+ * directory it has just entered, deepest last, and needs the deepest first;
+ * it pushes a directory's subdirectories last to first, so a worker pops
+ * them in the walk's order.  A job's state is written under the lock and
+ * read without it by the walker waiting for a busy job and by the idle
+ * worker polling for work.
+ *
+ * Waking a sleeping thread costs microseconds, as long as reading a small
+ * directory from the cache: so one idle worker at most polls for new jobs
+ * before it sleeps, and a submission wakes a sleeper only when nobody
+ * polls.
+ *
+ * How many workers run at once depends on whether the jobs wait for I/O.
+ * With a warm cache a job is all CPU, one worker keeps up with the walker,
+ * and more would only take the CPUs from it (on 2 cores, 3 workers made a
+ * listing 1.6x slower than one).  With a cold cache a job spends most of
+ * its time blocked in the kernel, and every worker helps: the I/O requests
+ * overlap.  So each job measures its wall time against its CPU time; one
+ * that blocked lets every worker run, and a run of jobs that did not
+ * brings them back to one.
+ */
+#define _GNU_SOURCE
+#include "ioq.h"
+
+#include "dir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* A job's buffer of records: a small directory (the usual one) fits whole. */
+#define JOB_BUF (32 * 1024)
+
+/* How long an idle worker polls for the next job before it sleeps. */
+#define IDLE_SPIN_NS 50000
+/* A job that spent this much longer than its CPU time waited for I/O. */
+#define BLOCKED_NS 50000
+/* Jobs in a row that did not block before the workers go back to one. */
+#define UNBLOCKED_RUN 256
+
+/* How long the walker polls a busy job before it sleeps on it. */
+#define TAKE_SPIN_NS 30000
+
+enum {
+	JOB_PENDING = 0, /* on the stack, nobody has it */
+	JOB_BUSY,        /* a worker is on it */
+	JOB_DONE,        /* the worker's results are ready */
+	JOB_WITHDRAWN,   /* taken off the stack unstarted: the walker's */
+};
+
+struct lf_ioq_job {
+	struct lf_ioq_job *up, *down; /* on the stack (under the lock); next free */
+	atomic_int state;
+	bool stats;
+	int dir_fd;
+	int fd, open_err, read_err;
+	bool eof;
+	unsigned getdents, nstats;
+	size_t len;
+	struct lf_stat *st; /* LF_IOQ_STATS of them, for jobs with stats */
+	int *stat_err;
+	char name[NAME_MAX + 1];
+	_Alignas(8) char buf[JOB_BUF];
+};
+
+struct lf_ioq {
+	pthread_mutex_t lock;
+	pthread_cond_t work; /* a job came, or stop */
+	pthread_cond_t done; /* a job the walker waits for is done */
+	pthread_t *threads;
+	unsigned nworkers, started;
+	bool stop, polling;
+	unsigned sleeping, waiting;
+	unsigned running;    /* workers on a job */
+	unsigned active_max; /* workers that may be on a job at once */
+	unsigned unblocked;  /* jobs in a row that did not wait for I/O */
+	atomic_uint pending; /* jobs on the stack, polled by the idle worker */
+	struct lf_ioq_job *top; /* of the stack */
+	struct lf_ioq_job *free_jobs;
+	unsigned live, max_jobs;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* Under the lock. */
+static void unlink_job(struct lf_ioq *q, struct lf_ioq_job *job)
+{
+	if (job->up) {
+		job->up->down = job->down;
+	} else {
+		q->top = job->down;
+	}
+	if (job->down) {
+		job->down->up = job->up;
+	}
+	job->up = job->down = NULL;
+	atomic_fetch_sub_explicit(&q->pending, 1, memory_order_relaxed);
+}
+
+struct by_ino {
+	uint64_t ino;
+	unsigned idx; /* among the names, in the records' order */
+	const char *name;
+};
+
+static int cmp_ino(const void *a, const void *b)
+{
+	const struct by_ino *x = a, *y = b;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/*
+ * Stat the first names of the records in inode order (seed 003: on a disk,
+ * the inode tables are read in one sweep instead of back and forth), the
+ * results kept in the records' order.
+ */
+static void stat_names(struct lf_ioq_job *job)
+{
+	struct by_ino order[LF_IOQ_STATS];
+	unsigned n = 0;
+	for (size_t off = 0; off < job->len && n < LF_IOQ_STATS;) {
+		const struct lf_dirent *d = (const struct lf_dirent *)(job->buf + off);
+		off += d->d_reclen;
+		if (!lf_dir_is_dot(d->d_name)) {
+			order[n] = (struct by_ino){d->d_ino, n, d->d_name};
+			n++;
+		}
+	}
+	qsort(order, n, sizeof(*order), cmp_ino);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned at = order[i].idx;
+		job->stat_err[at] = lf_stat_at(job->fd, order[i].name, false, &job->st[at]) == 0 ? 0 : errno;
+	}
+	job->nstats = n;
+}
+
+static void run_job(struct lf_ioq_job *job)
+{
+	job->fd = openat(job->dir_fd, job->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
+	if (job->fd < 0) {
+		job->open_err = errno;
+		return;
+	}
+	while (JOB_BUF - job->len >= LF_DIR_MINBUF) {
+		job->getdents++;
+		ssize_t n = lf_getdents(job->fd, job->buf + job->len, JOB_BUF - job->len);
+		if (n <= 0) {
+			job->eof = true;
+			job->read_err = n < 0 ? errno : 0;
+			break;
+		}
+		job->len += (size_t)n;
+	}
+	if (job->stats) {
+		stat_names(job);
+	}
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A job took @wall_ns of which @cpu_ns on the CPU: how many workers may run. Under the lock. */
+static void pace(struct lf_ioq *q, uint64_t wall_ns, uint64_t cpu)
+{
+	if (wall_ns > cpu + BLOCKED_NS) {
+		q->unblocked = 0;
+		if (q->active_max < q->nworkers) {
+			q->active_max = q->nworkers;
+			if (q->top && q->sleeping) {
+				pthread_cond_broadcast(&q->work);
+			}
+		}
+	} else if (++q->unblocked >= UNBLOCKED_RUN) {
+		q->active_max = 1;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	struct lf_ioq *q = arg;
+	pthread_mutex_lock(&q->lock);
+	while (!q->stop) {
+		struct lf_ioq_job *job = q->running < q->active_max ? q->top : NULL;
+		if (job) {
+			unlink_job(q, job);
+			atomic_store_explicit(&job->state, JOB_BUSY, memory_order_relaxed);
+			q->running++;
+			pthread_mutex_unlock(&q->lock);
+			uint64_t wall = now_ns(), cpu = cpu_ns();
+			run_job(job);
+			wall = now_ns() - wall;
+			cpu = cpu_ns() - cpu;
+			pthread_mutex_lock(&q->lock);
+			q->running--;
+			atomic_store_explicit(&job->state, JOB_DONE, memory_order_release);
+			if (q->waiting) {
+				pthread_cond_broadcast(&q->done);
+			}
+			pace(q, wall, cpu);
+			continue;
+		}
+		if (q->top) {
+			/* Work, but enough workers on it: sleep until paced up or stopped. */
+			q->sleeping++;
+			pthread_cond_wait(&q->work, &q->lock);
+			q->sleeping--;
+			continue;
+		}
+		if (!q->polling) {
+			q->polling = true;
+			pthread_mutex_unlock(&q->lock);
+			uint64_t until = now_ns() + IDLE_SPIN_NS;
+			for (unsigned k = 1; !atomic_load_explicit(&q->pending, memory_order_relaxed); k++) {
+				cpu_relax();
+				if (k % 64 == 0 && now_ns() > until) {
+					break;
+				}
+			}
+			pthread_mutex_lock(&q->lock);
+			q->polling = false;
+			if (q->top || q->stop) {
+				continue;
+			}
+		}
+		q->sleeping++;
+		pthread_cond_wait(&q->work, &q->lock);
+		q->sleeping--;
+	}
+	pthread_mutex_unlock(&q->lock);
+	return NULL;
+}
+
+struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs)
+{
+	if (workers == 0 || max_jobs == 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct lf_ioq *q = calloc(1, sizeof(*q));
+	if (!q || !(q->threads = calloc(workers, sizeof(*q->threads)))) {
+		free(q);
+		return NULL;
+	}
+	pthread_mutex_init(&q->lock, NULL);
+	pthread_cond_init(&q->work, NULL);
+	pthread_cond_init(&q->done, NULL);
+	q->nworkers = workers;
+	q->active_max = 1;
+	q->max_jobs = max_jobs;
+	return q;
+}
+
+/* Start the workers, with every signal blocked: signals are the walker's. */
+static int start_workers(struct lf_ioq *q)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = 0;
+	while (q->started < q->nworkers) {
+		err = pthread_create(&q->threads[q->started], NULL, worker_main, q);
+		if (err) {
+			break;
+		}
+		q->started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	/* Fewer workers than asked still work; none is a failure. */
+	return q->started ? 0 : err;
+}
+
+void lf_ioq_free(struct lf_ioq *q)
+{
+	if (!q) {
+		return;
+	}
+	pthread_mutex_lock(&q->lock);
+	q->stop = true;
+	pthread_cond_broadcast(&q->work);
+	pthread_mutex_unlock(&q->lock);
+	for (unsigned i = 0; i < q->started; i++) {
+		pthread_join(q->threads[i], NULL);
+	}
+	while (q->free_jobs) {
+		struct lf_ioq_job *job = q->free_jobs;
+		q->free_jobs = job->down;
+		free(job->st);
+		free(job->stat_err);
+		free(job);
+	}
+	pthread_cond_destroy(&q->done);
+	pthread_cond_destroy(&q->work);
+	pthread_mutex_destroy(&q->lock);
+	free(q->threads);
+	free(q);
+}
+
+/* A job from the free list or a new one, ready for @stats; NULL if none. */
+static struct lf_ioq_job *get_job(struct lf_ioq *q, bool stats)
+{
+	struct lf_ioq_job *job = q->free_jobs;
+	if (job) {
+		q->free_jobs = job->down;
+	} else if (!(job = malloc(sizeof(*job)))) {
+		return NULL;
+	} else {
+		job->st = NULL;
+		job->stat_err = NULL;
+	}
+	if (stats && !job->st) {
+		job->st = malloc(LF_IOQ_STATS * sizeof(*job->st));
+		job->stat_err = malloc(LF_IOQ_STATS * sizeof(*job->stat_err));
+		if (!job->st || !job->stat_err) {
+			free(job->st);
+			free(job->stat_err);
+			job->st = NULL;
+			job->stat_err = NULL;
+			job->down = q->free_jobs;
+			q->free_jobs = job;
+			return NULL;
+		}
+	}
+	return job;
+}
+
+struct lf_ioq_job *lf_ioq_submit(struct lf_ioq *q, int dir_fd, const char *name, bool stats)
+{
+	size_t namelen = strlen(name);
+	if (q->live >= q->max_jobs || namelen > NAME_MAX) {
+		return NULL;
+	}
+	if (q->started == 0 && start_workers(q) != 0) {
+		return NULL;
+	}
+	pthread_mutex_lock(&q->lock);
+	struct lf_ioq_job *job = get_job(q, stats);
+	if (!job) {
+		pthread_mutex_unlock(&q->lock);
+		return NULL;
+	}
+	job->stats = stats;
+	job->dir_fd = dir_fd;
+	job->fd = -1;
+	job->open_err = job->read_err = 0;
+	job->eof = false;
+	job->getdents = job->nstats = 0;
+	job->len = 0;
+	memcpy(job->name, name, namelen + 1);
+	atomic_init(&job->state, JOB_PENDING);
+	job->up = NULL;
+	job->down = q->top;
+	if (q->top) {
+		q->top->up = job;
+	}
+	q->top = job;
+	q->live++;
+	atomic_fetch_add_explicit(&q->pending, 1, memory_order_relaxed);
+	if (!q->polling && q->sleeping && q->running < q->active_max) {
+		pthread_cond_signal(&q->work);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return job;
+}
+
+unsigned lf_ioq_room(const struct lf_ioq *q)
+{
+	return q->max_jobs - q->live; /* the walker's own count: no lock */
+}
+
+bool lf_ioq_job_stats(const struct lf_ioq_job *job)
+{
+	return job->stats;
+}
+
+const char *lf_ioq_job_name(const struct lf_ioq_job *job)
+{
+	return job->name;
+}
+
+/*
+ * Withdraw the job if no worker has it, else wait until it is done.
+ * @return its state afterwards: JOB_WITHDRAWN or JOB_DONE
+ */
+static int settle(struct lf_ioq *q, struct lf_ioq_job *job)
+{
+	int state = atomic_load_explicit(&job->state, memory_order_acquire);
+	if (state == JOB_DONE || state == JOB_WITHDRAWN) {
+		return state;
+	}
+	if (state == JOB_BUSY) {
+		/* Likely done soon: a small directory read from the cache. */
+		uint64_t until = 0;
+		for (unsigned k = 1; state == JOB_BUSY; k++) {
+			cpu_relax();
+			if (k % 64 == 0) {
+				uint64_t now = now_ns();
+				if (!until) {
+					until = now + TAKE_SPIN_NS;
+				} else if (now > until) {
+					break;
+				}
+			}
+			state = atomic_load_explicit(&job->state, memory_order_acquire);
+		}
+		if (state == JOB_DONE) {
+			return state;
+		}
+	}
+	pthread_mutex_lock(&q->lock);
+	state = atomic_load_explicit(&job->state, memory_order_relaxed);
+	if (state == JOB_PENDING) {
+		unlink_job(q, job);
+		state = JOB_WITHDRAWN;
+		atomic_store_explicit(&job->state, state, memory_order_relaxed);
+	}
+	q->waiting++;
+	while (state == JOB_BUSY) {
+		pthread_cond_wait(&q->done, &q->lock);
+		state = atomic_load_explicit(&job->state, memory_order_relaxed);
+	}
+	q->waiting--;
+	pthread_mutex_unlock(&q->lock);
+	return state;
+}
+
+void lf_ioq_settle(struct lf_ioq *q, struct lf_ioq_job *job)
+{
+	settle(q, job);
+}
+
+int lf_ioq_take(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_result *res)
+{
+	if (settle(q, job) != JOB_DONE) {
+		return -1;
+	}
+	res->fd = job->fd;
+	job->fd = -1;
+	res->open_err = job->open_err;
+	res->recs = job->buf;
+	res->len = job->len;
+	res->eof = job->eof;
+	res->read_err = job->read_err;
+	res->getdents = job->getdents;
+	res->nstats = job->nstats;
+	res->st = job->st;
+	res->stat_err = job->stat_err;
+	return 0;
+}
+
+void lf_ioq_done(struct lf_ioq *q, struct lf_ioq_job *job)
+{
+	pthread_mutex_lock(&q->lock);
+	job->down = q->free_jobs;
+	q->free_jobs = job;
+	q->live--;
+	pthread_mutex_unlock(&q->lock);
+}
+
+bool lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *work)
+{
+	bool opened = false;
+	if (settle(q, job) == JOB_DONE) {
+		work->opens++;
+		work->getdents += job->getdents;
+		work->stats += job->nstats;
+		if (job->fd >= 0) {
+			close(job->fd);
+			job->fd = -1;
+			work->closes++;
+			opened = true;
+		}
+	}
+	lf_ioq_done(q, job);
+	return opened;
+}

@@ -1,0 +1,110 @@
+/*
+ * ioq.h: the I/O queue, worker threads that open and read directories (and
+ * stat their entries) ahead of the walk (LF_WALK_READ_AHEAD).  Private to
+ * the core, not installed.
+ *
+ * The walker submits the subdirectories it is going to read; a worker opens
+ * one (openat relative to its parent's fd, never following a link), reads
+ * its first records into the job's buffer, and with stats asked for, stats
+ * the first names of those records in inode order.  The walker then takes
+ * the job over: the fd, the records, the stat data, and what the worker
+ * did, to count it.  A job the walker reaches before any worker has started
+ * it is the walker's to do by itself, so waiting on a busy queue never
+ * costs more than doing the work.
+ *
+ * Each job holds its parent's fd by number only: the walker keeps that fd
+ * open until it has taken, settled or dropped the job.  All functions are
+ * for the walker's thread.
+ */
+#ifndef LF_IOQ_H
+#define LF_IOQ_H
+
+#include "stat.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct lf_ioq;
+struct lf_ioq_job;
+
+/** Names of a job's records that it stats at most (the first ones). */
+#define LF_IOQ_STATS 256
+
+/** What a worker did for a job, handed over by lf_ioq_take(). */
+struct lf_ioq_result {
+	int fd;             /**< the directory's fd, now the caller's; -1 if the open failed */
+	int open_err;       /**< errno of the failed open, else 0 */
+	const char *recs;   /**< the records read (getdents64 layout), valid until lf_ioq_done() */
+	size_t len;         /**< bytes of records */
+	bool eof;           /**< the directory has nothing more to read */
+	int read_err;       /**< errno of a failed getdents64 after the records, else 0 */
+	unsigned getdents;  /**< getdents64 calls made */
+	/**
+	 * Stat data (not following links) of the first @nstats names of the
+	 * records other than "." and "..", in the order of the records:
+	 * stat_err[i] is 0 when st[i] is filled in, else the errno.
+	 */
+	unsigned nstats;
+	const struct lf_stat *st;
+	const int *stat_err;
+};
+
+/** The syscalls a worker made for a job that was dropped, to count them. */
+struct lf_ioq_work {
+	uint64_t opens, closes, getdents, stats;
+};
+
+/**
+ * A queue with @workers threads (started when the first job comes), at most
+ * @max_jobs jobs live (each holds one fd once open).
+ * @return NULL with errno set
+ */
+struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs);
+
+/** Stop the workers and free @q (NULL is fine); every job must be freed. */
+void lf_ioq_free(struct lf_ioq *q);
+
+/**
+ * Queue the directory @name (copied) below the open directory @dir_fd;
+ * with @stats, its first names are stat'ed too.
+ * @return the job, or NULL when the queue is full or out of memory: the
+ *         caller reads the directory by itself
+ */
+struct lf_ioq_job *lf_ioq_submit(struct lf_ioq *q, int dir_fd, const char *name, bool stats);
+
+/** How many more jobs lf_ioq_submit() would take now. */
+unsigned lf_ioq_room(const struct lf_ioq *q);
+
+/** Whether the job was submitted with stats. */
+bool lf_ioq_job_stats(const struct lf_ioq_job *job);
+
+/** The name the job was submitted with. */
+const char *lf_ioq_job_name(const struct lf_ioq_job *job);
+
+/**
+ * Take the job over, waiting if a worker is on it.
+ * @return 0 with *@res filled in (the job stays allocated for res->recs
+ *         until lf_ioq_done()), or -1 if no worker had started it: then it
+ *         never will, and the caller reads the directory by itself
+ */
+int lf_ioq_take(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_result *res);
+
+/** Free a job lf_ioq_take() returned. */
+void lf_ioq_done(struct lf_ioq *q, struct lf_ioq_job *job);
+
+/**
+ * Make sure no worker is using, or will use, the job's parent fd: a job
+ * not started is withdrawn (lf_ioq_take() will return -1), a job under way
+ * is waited for.  Due before the parent's fd is closed.
+ */
+void lf_ioq_settle(struct lf_ioq *q, struct lf_ioq_job *job);
+
+/**
+ * Give the job up: settle it, close the fd a worker opened, and free it.
+ * Adds what a worker did for it to *@work.
+ * @return whether a worker had opened the directory
+ */
+bool lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *work);
+
+#endif
