@@ -27,6 +27,7 @@
 
 #include "dir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -49,8 +50,10 @@
 /* Jobs in a row that did not block before the workers go back to one. */
 #define UNBLOCKED_RUN 256
 
-/* How long the walker polls a busy job before it sleeps on it. */
+/* How long the walker polls a busy job before it sleeps on it, when the jobs
+ * are quick (one worker runs), and when they wait for I/O. */
 #define TAKE_SPIN_NS 30000
+#define TAKE_SPIN_IO_NS 3000
 
 enum {
 	JOB_PENDING = 0, /* on the stack, nobody has it */
@@ -63,7 +66,12 @@ struct lf_ioq_job {
 	struct lf_ioq_job *up, *down; /* on the stack (under the lock); next free */
 	atomic_int state;
 	bool stats;
+	bool maxdepth_ok; /* its subdirectories are read */
 	int dir_fd;
+	int depth;
+	unsigned ncand, nkids;        /* subdirectories found; of those, submitted */
+	size_t kid_recs[LF_IOQ_KIDS]; /* their records' offsets in buf */
+	struct lf_ioq_job *kids[LF_IOQ_KIDS];
 	int fd, open_err, read_err;
 	bool eof;
 	unsigned getdents, nstats;
@@ -83,12 +91,15 @@ struct lf_ioq {
 	bool stop, polling;
 	unsigned sleeping, waiting;
 	unsigned running;    /* workers on a job */
-	unsigned active_max; /* workers that may be on a job at once */
+	atomic_uint active_max; /* workers that may be on a job at once (written under the lock) */
 	unsigned unblocked;  /* jobs in a row that did not wait for I/O */
 	atomic_uint pending; /* jobs on the stack, polled by the idle worker */
 	struct lf_ioq_job *top; /* of the stack */
 	struct lf_ioq_job *free_jobs;
 	unsigned live, max_jobs;
+	unsigned stat_jobs;       /* live jobs with stats */
+	atomic_uint windows;      /* stat windows the walker holds (lf_ioq_windows) */
+	int maxdepth, mindepth;
 };
 
 static uint64_t now_ns(void)
@@ -179,7 +190,20 @@ static void run_job(struct lf_ioq_job *job)
 	if (job->stats) {
 		stat_names(job);
 	}
+	/* Its subdirectories the walk will read, to submit as its kids. */
+	if (job->maxdepth_ok) {
+		for (size_t off = 0; off < job->len && job->ncand < LF_IOQ_KIDS;) {
+			const struct lf_dirent *d = (const struct lf_dirent *)(job->buf + off);
+			if (d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name)) {
+				job->kid_recs[job->ncand++] = off;
+			}
+			off += d->d_reclen;
+		}
+	}
 }
+
+static unsigned push_locked(struct lf_ioq *q, int dir_fd, int depth, const char *const *names, unsigned n,
+			    bool stats, struct lf_ioq_job **jobs);
 
 static uint64_t cpu_ns(void)
 {
@@ -221,6 +245,17 @@ static void *worker_main(void *arg)
 			cpu = cpu_ns() - cpu;
 			pthread_mutex_lock(&q->lock);
 			q->running--;
+			if (job->ncand) {
+				const char *names[LF_IOQ_KIDS];
+				for (unsigned k = 0; k < job->ncand; k++) {
+					names[k] = ((const struct lf_dirent *)(job->buf + job->kid_recs[k]))->d_name;
+				}
+				job->nkids = push_locked(q, job->fd, job->depth + 1, names, job->ncand, job->stats,
+							 job->kids);
+				if (job->nkids > 1 && q->sleeping && q->running + 1 < q->active_max) {
+					pthread_cond_signal(&q->work);
+				}
+			}
 			atomic_store_explicit(&job->state, JOB_DONE, memory_order_release);
 			if (q->waiting) {
 				pthread_cond_broadcast(&q->done);
@@ -235,7 +270,8 @@ static void *worker_main(void *arg)
 			q->sleeping--;
 			continue;
 		}
-		if (!q->polling) {
+		/* Polling pays only for quick jobs: a cold walk's workers sleep. */
+		if (!q->polling && q->active_max == 1) {
 			q->polling = true;
 			pthread_mutex_unlock(&q->lock);
 			uint64_t until = now_ns() + IDLE_SPIN_NS;
@@ -259,7 +295,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs)
+struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, int maxdepth, int mindepth)
 {
 	if (workers == 0 || max_jobs == 0) {
 		errno = EINVAL;
@@ -276,6 +312,8 @@ struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs)
 	q->nworkers = workers;
 	q->active_max = 1;
 	q->max_jobs = max_jobs;
+	q->maxdepth = maxdepth;
+	q->mindepth = mindepth;
 	return q;
 }
 
@@ -324,7 +362,7 @@ void lf_ioq_free(struct lf_ioq *q)
 	free(q);
 }
 
-/* A job from the free list or a new one, ready for @stats; NULL if none. */
+/* A job from the free list or a new one, ready for @stats; NULL if none.  Under the lock. */
 static struct lf_ioq_job *get_job(struct lf_ioq *q, bool stats)
 {
 	struct lf_ioq_job *job = q->free_jobs;
@@ -352,58 +390,91 @@ static struct lf_ioq_job *get_job(struct lf_ioq *q, bool stats)
 	return job;
 }
 
-struct lf_ioq_job *lf_ioq_submit(struct lf_ioq *q, int dir_fd, const char *name, bool stats)
+/* Back to the free list.  Under the lock. */
+static void put_job(struct lf_ioq *q, struct lf_ioq_job *job)
 {
-	size_t namelen = strlen(name);
-	if (q->live >= q->max_jobs || namelen > NAME_MAX) {
-		return NULL;
+	q->stat_jobs -= job->stats;
+	job->down = q->free_jobs;
+	q->free_jobs = job;
+	q->live--;
+}
+
+/*
+ * Push jobs for the first of @names (directories at @depth below @dir_fd)
+ * that the queue has room for, last to first, so that the first is on top.
+ * Under the lock.  @return how many, in jobs[].
+ */
+static unsigned push_locked(struct lf_ioq *q, int dir_fd, int depth, const char *const *names, unsigned n,
+			    bool stats, struct lf_ioq_job **jobs)
+{
+	unsigned room = q->max_jobs - q->live;
+	if (n > room) {
+		n = room;
+	}
+	/* The entries in these directories are at depth + 1. */
+	stats = stats && depth + 1 >= q->mindepth &&
+		q->stat_jobs + atomic_load_explicit(&q->windows, memory_order_relaxed) + n <= LF_IOQ_STAT_WINDOWS;
+	for (unsigned k = 0; k < n; k++) {
+		jobs[k] = NULL;
+	}
+	unsigned made = 0;
+	for (unsigned k = 0; k < n; k++) {
+		size_t len = strlen(names[k]);
+		struct lf_ioq_job *job = len <= NAME_MAX ? get_job(q, stats) : NULL;
+		if (!job) {
+			break; /* the first ones or none: the walk's order is kept */
+		}
+		job->stats = stats;
+		job->maxdepth_ok = q->maxdepth < 0 || depth + 1 < q->maxdepth;
+		job->dir_fd = dir_fd;
+		job->depth = depth;
+		job->fd = -1;
+		job->open_err = job->read_err = 0;
+		job->eof = false;
+		job->getdents = job->nstats = 0;
+		job->ncand = job->nkids = 0;
+		job->len = 0;
+		memcpy(job->name, names[k], len + 1);
+		atomic_init(&job->state, JOB_PENDING);
+		jobs[k] = job;
+		made++;
+		q->live++;
+		q->stat_jobs += stats;
+	}
+	for (unsigned k = made; k-- > 0;) {
+		struct lf_ioq_job *job = jobs[k];
+		job->up = NULL;
+		job->down = q->top;
+		if (q->top) {
+			q->top->up = job;
+		}
+		q->top = job;
+	}
+	atomic_fetch_add_explicit(&q->pending, made, memory_order_relaxed);
+	return made;
+}
+
+unsigned lf_ioq_submit(struct lf_ioq *q, int dir_fd, int depth, const char *const *names, unsigned n,
+		       bool stats, struct lf_ioq_job **jobs)
+{
+	if (n > LF_IOQ_KIDS) {
+		n = LF_IOQ_KIDS;
 	}
 	if (q->started == 0 && start_workers(q) != 0) {
-		return NULL;
+		return 0;
 	}
 	pthread_mutex_lock(&q->lock);
-	struct lf_ioq_job *job = get_job(q, stats);
-	if (!job) {
-		pthread_mutex_unlock(&q->lock);
-		return NULL;
-	}
-	job->stats = stats;
-	job->dir_fd = dir_fd;
-	job->fd = -1;
-	job->open_err = job->read_err = 0;
-	job->eof = false;
-	job->getdents = job->nstats = 0;
-	job->len = 0;
-	memcpy(job->name, name, namelen + 1);
-	atomic_init(&job->state, JOB_PENDING);
-	job->up = NULL;
-	job->down = q->top;
-	if (q->top) {
-		q->top->up = job;
-	}
-	q->top = job;
-	q->live++;
-	atomic_fetch_add_explicit(&q->pending, 1, memory_order_relaxed);
-	if (!q->polling && q->sleeping && q->running < q->active_max) {
+	unsigned made = push_locked(q, dir_fd, depth, names, n, stats, jobs);
+	if (made && !q->polling && q->sleeping && q->running < q->active_max) {
 		pthread_cond_signal(&q->work);
 	}
 	pthread_mutex_unlock(&q->lock);
-	return job;
+	return made;
 }
 
-unsigned lf_ioq_room(const struct lf_ioq *q)
+void lf_ioq_windows(struct lf_ioq *q, unsigned held)
 {
-	return q->max_jobs - q->live; /* the walker's own count: no lock */
-}
-
-bool lf_ioq_job_stats(const struct lf_ioq_job *job)
-{
-	return job->stats;
-}
-
-const char *lf_ioq_job_name(const struct lf_ioq_job *job)
-{
-	return job->name;
+	atomic_store_explicit(&q->windows, held, memory_order_relaxed);
 }
 
 /*
@@ -424,7 +495,9 @@ static int settle(struct lf_ioq *q, struct lf_ioq_job *job)
 			if (k % 64 == 0) {
 				uint64_t now = now_ns();
 				if (!until) {
-					until = now + TAKE_SPIN_NS;
+					/* A racy read is fine: it only tunes the wait. */
+					unsigned active = atomic_load_explicit(&q->active_max, memory_order_relaxed);
+					until = now + (active == 1 ? TAKE_SPIN_NS : TAKE_SPIN_IO_NS);
 				} else if (now > until) {
 					break;
 				}
@@ -473,15 +546,19 @@ int lf_ioq_take(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_result *
 	res->nstats = job->nstats;
 	res->st = job->st;
 	res->stat_err = job->stat_err;
+	res->nkids = job->nkids;
+	for (unsigned k = 0; k < job->nkids; k++) {
+		res->kids[k] = job->kids[k];
+		res->kid_recs[k] = job->kid_recs[k];
+	}
+	job->nkids = 0;
 	return 0;
 }
 
 void lf_ioq_done(struct lf_ioq *q, struct lf_ioq_job *job)
 {
 	pthread_mutex_lock(&q->lock);
-	job->down = q->free_jobs;
-	q->free_jobs = job;
-	q->live--;
+	put_job(q, job);
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -492,6 +569,11 @@ bool lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *w
 		work->opens++;
 		work->getdents += job->getdents;
 		work->stats += job->nstats;
+		/* Before the fd they are relative to goes. */
+		for (unsigned k = 0; k < job->nkids; k++) {
+			lf_ioq_drop(q, job->kids[k], work);
+		}
+		job->nkids = 0;
 		if (job->fd >= 0) {
 			close(job->fd);
 			job->fd = -1;

@@ -6,14 +6,17 @@
  * The walker submits the subdirectories it is going to read; a worker opens
  * one (openat relative to its parent's fd, never following a link), reads
  * its first records into the job's buffer, and with stats asked for, stats
- * the first names of those records in inode order.  The walker then takes
- * the job over: the fd, the records, the stat data, and what the worker
- * did, to count it.  A job the walker reaches before any worker has started
+ * the first names of those records in inode order.  Then it submits the
+ * first subdirectories among those records as the job's kids, relative to
+ * the fd it opened, so the queue runs ahead of the walk by more than one
+ * level.  The walker then takes the job over: the fd, the records, the stat
+ * data, the kids, and what the worker did, to count it.  A job the walker reaches before any worker has started
  * it is the walker's to do by itself, so waiting on a busy queue never
  * costs more than doing the work.
  *
  * Each job holds its parent's fd by number only: the walker keeps that fd
- * open until it has taken, settled or dropped the job.  All functions are
+ * open until it has taken, settled or dropped the job (a kid's parent fd is
+ * its parent job's until the walker takes that job).  All functions are
  * for the walker's thread.
  */
 #ifndef LF_IOQ_H
@@ -30,6 +33,12 @@ struct lf_ioq_job;
 
 /** Names of a job's records that it stats at most (the first ones). */
 #define LF_IOQ_STATS 256
+
+/** Kids a job submits at most, and a batch's size. */
+#define LF_IOQ_KIDS 8
+
+/** Live jobs with stats, plus windows of their results the walker holds, at most. */
+#define LF_IOQ_STAT_WINDOWS 64
 
 /** What a worker did for a job, handed over by lf_ioq_take(). */
 struct lf_ioq_result {
@@ -48,6 +57,14 @@ struct lf_ioq_result {
 	unsigned nstats;
 	const struct lf_stat *st;
 	const int *stat_err;
+	/**
+	 * The first subdirectories of the records, submitted by the worker:
+	 * kids[i]'s record is at recs + kid_recs[i], in the records' order.
+	 * They are the caller's now, to take or drop like its own.
+	 */
+	unsigned nkids;
+	struct lf_ioq_job *kids[LF_IOQ_KIDS];
+	size_t kid_recs[LF_IOQ_KIDS];
 };
 
 /** The syscalls a worker made for a job that was dropped, to count them. */
@@ -57,30 +74,33 @@ struct lf_ioq_work {
 
 /**
  * A queue with @workers threads (started when the first job comes), at most
- * @max_jobs jobs live (each holds one fd once open).
+ * @max_jobs jobs live (each holds one fd once open), for a walk whose
+ * directories deeper than @maxdepth are not read (-1: no limit) and whose
+ * entries shallower than @mindepth are not evaluated (their stats unwanted).
  * @return NULL with errno set
  */
-struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs);
+struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, int maxdepth, int mindepth);
 
 /** Stop the workers and free @q (NULL is fine); every job must be freed. */
 void lf_ioq_free(struct lf_ioq *q);
 
 /**
- * Queue the directory @name (copied) below the open directory @dir_fd;
- * with @stats, its first names are stat'ed too.
- * @return the job, or NULL when the queue is full or out of memory: the
- *         caller reads the directory by itself
+ * Queue the directories @names[0, @n) (copied), at depth @depth, below the
+ * open directory @dir_fd, as many of the first ones as the queue has room
+ * for; with @stats, their first names are stat'ed too, as long as the stat
+ * windows allow (lf_ioq_windows()).
+ * @return how many were queued, jobs[0, that) (the others the caller reads
+ *         by itself)
  */
-struct lf_ioq_job *lf_ioq_submit(struct lf_ioq *q, int dir_fd, const char *name, bool stats);
+unsigned lf_ioq_submit(struct lf_ioq *q, int dir_fd, int depth, const char *const *names, unsigned n,
+		       bool stats, struct lf_ioq_job **jobs);
 
-/** How many more jobs lf_ioq_submit() would take now. */
-unsigned lf_ioq_room(const struct lf_ioq *q);
-
-/** Whether the job was submitted with stats. */
-bool lf_ioq_job_stats(const struct lf_ioq_job *job);
-
-/** The name the job was submitted with. */
-const char *lf_ioq_job_name(const struct lf_ioq_job *job);
+/**
+ * Tell the queue how many windows of stat results the walker holds: jobs
+ * get stats only while those and the live jobs with stats number fewer
+ * than LF_IOQ_STAT_WINDOWS.
+ */
+void lf_ioq_windows(struct lf_ioq *q, unsigned held);
 
 /**
  * Take the job over, waiting if a worker is on it.
@@ -90,7 +110,7 @@ const char *lf_ioq_job_name(const struct lf_ioq_job *job);
  */
 int lf_ioq_take(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_result *res);
 
-/** Free a job lf_ioq_take() returned. */
+/** Free a job lf_ioq_take() returned (its kids are the caller's). */
 void lf_ioq_done(struct lf_ioq *q, struct lf_ioq_job *job);
 
 /**
@@ -101,8 +121,8 @@ void lf_ioq_done(struct lf_ioq *q, struct lf_ioq_job *job);
 void lf_ioq_settle(struct lf_ioq *q, struct lf_ioq_job *job);
 
 /**
- * Give the job up: settle it, close the fd a worker opened, and free it.
- * Adds what a worker did for it to *@work.
+ * Give the job up with its kids: settle it, drop its kids, close the fd a
+ * worker opened, and free it.  Adds what the workers did for them to *@work.
  * @return whether a worker had opened the directory
  */
 bool lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *work);

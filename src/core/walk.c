@@ -52,7 +52,7 @@ static void start_queue(struct lf_walk *w)
 		return;
 	}
 	int jobs = w->max_fds / 4 < QUEUE_JOBS ? w->max_fds / 4 : QUEUE_JOBS;
-	w->ioq = lf_ioq_new((unsigned)threads - 1, (unsigned)jobs);
+	w->ioq = lf_ioq_new((unsigned)threads - 1, (unsigned)jobs, o->maxdepth, o->mindepth);
 	if (w->ioq) {
 		w->max_fds -= jobs;
 	}

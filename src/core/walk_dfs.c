@@ -58,6 +58,9 @@ static void release_window(struct lf_walk *w, size_t i)
 		w->counters.stats += wasted;
 		w->counters.stats_ahead += wasted;
 		p->pf = NULL;
+		if (w->ioq) {
+			lf_ioq_windows(w->ioq, lf_prefetch_adopted(w->prefetch));
+		}
 	}
 }
 
@@ -69,7 +72,6 @@ static struct lf_spill *add_spill(struct lf_walk *w, size_t i);
 static void drop_job(struct lf_walk *w, struct lf_ioq_job *job)
 {
 	struct lf_ioq_work work = {0, 0, 0, 0};
-	w->ioq_stat_jobs -= lf_ioq_job_stats(job);
 	lf_ioq_drop(w->ioq, job, &work);
 	w->counters.opens += work.opens;
 	w->counters.closes += work.closes;
@@ -78,6 +80,15 @@ static void drop_job(struct lf_walk *w, struct lf_ioq_job *job)
 	w->counters.stats_ahead += work.stats;
 	w->counters.dirs_ahead += work.opens;
 	w->counters.dirs_ahead_unused += work.opens;
+}
+
+/* Drop the kids of a job taken over whose frame will not hold them. */
+static void drop_kids(struct lf_walk *w, struct lf_ioq_result *res)
+{
+	for (unsigned k = 0; k < res->nkids; k++) {
+		drop_job(w, res->kids[k]);
+	}
+	res->nkids = 0;
 }
 
 /* The front job of frame @i's ring, taken off it. */
@@ -138,43 +149,34 @@ static void rq_feed(struct lf_walk *w, size_t t)
 	if (r->next < cur) {
 		r->next = cur;
 	}
-	unsigned room = lf_ioq_room(w->ioq);
 	size_t recs[LF_RQ_AHEAD];
+	const char *names[LF_RQ_AHEAD];
 	unsigned n = 0;
-	while (r->count + n < LF_RQ_AHEAD && n < room && r->next < f->end) {
-		struct lf_dirent *d = (struct lf_dirent *)(w->arena + r->next);
+	size_t next = r->next;
+	while (r->count + n < LF_RQ_AHEAD && next < f->end) {
+		struct lf_dirent *d = (struct lf_dirent *)(w->arena + next);
 		if (d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name)) {
-			recs[n++] = r->next;
+			recs[n] = next;
+			names[n++] = d->d_name;
 		}
-		r->next += d->d_reclen;
+		next += d->d_reclen;
 	}
-	/*
-	 * Stats for its children's entries if they are evaluated (-mindepth),
-	 * as long as the windows they will become stay within
-	 * LF_PF_MAX_WINDOWS: stats that find no window are made in vain.
-	 */
-	bool stats = w->stat_ahead && w->frame_pf && f->depth + 2 >= w->opts.mindepth &&
-		     lf_prefetch_adopted(w->prefetch) + w->ioq_stat_jobs + n <= LF_PF_MAX_WINDOWS;
+	if (!n) {
+		r->next = next;
+		return;
+	}
+	/* Stats for its children's entries if they are evaluated at all. */
+	bool stats = w->stat_ahead && w->frame_pf;
 	struct lf_ioq_job *jobs[LF_RQ_AHEAD];
-	for (unsigned k = n; k-- > 0;) {
-		struct lf_dirent *d = (struct lf_dirent *)(w->arena + recs[k]);
-		jobs[k] = lf_ioq_submit(w->ioq, f->fd, d->d_name, stats);
-		if (!jobs[k]) {
-			/* No memory: give up this batch, keeping the ring in order. */
-			while (++k < n) {
-				w->ioq_stat_jobs += stats; /* drop_job takes it back */
-				drop_job(w, jobs[k]);
-			}
-			return;
-		}
-	}
-	w->ioq_stat_jobs += stats ? n : 0;
-	for (unsigned k = 0; k < n; k++) {
+	unsigned made = lf_ioq_submit(w->ioq, f->fd, f->depth + 1, names, n, stats, jobs);
+	for (unsigned k = 0; k < made; k++) {
 		unsigned at = (r->head + r->count) % LF_RQ_AHEAD;
 		r->jobs[at] = jobs[k];
 		r->recs[at] = recs[k];
 		r->count++;
 	}
+	/* The rest waits for room, from the first one not queued. */
+	r->next = made == n ? next : recs[made];
 }
 
 /*
@@ -185,7 +187,6 @@ static void rq_feed(struct lf_walk *w, size_t t)
  */
 static bool take_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_result *res, int *fd, int *err)
 {
-	w->ioq_stat_jobs -= lf_ioq_job_stats(job);
 	if (lf_ioq_take(w->ioq, job, res) != 0) {
 		lf_ioq_done(w->ioq, job);
 		return false;
@@ -194,6 +195,7 @@ static bool take_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_re
 	w->counters.dirs_ahead++;
 	w->counters.getdents += res->getdents;
 	if (res->fd < 0 && (res->open_err == EMFILE || res->open_err == ENFILE)) {
+		w->counters.dirs_ahead_unused++;
 		lf_ioq_done(w->ioq, job); /* the walker's open makes room */
 		return false;
 	}
@@ -207,11 +209,19 @@ static bool take_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_re
 	return true;
 }
 
-/* Put what a job read in the new top frame's region, stat data included. */
-static int adopt_records(struct lf_walk *w, const struct lf_ioq_result *res)
+/* Free a job taken over, dropping the kids no frame will hold. */
+static void abandon_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_result *res)
+{
+	drop_kids(w, res);
+	lf_ioq_done(w->ioq, job);
+}
+
+/* Put what a job read in the new top frame's region, stat data and kids included. */
+static int adopt_records(struct lf_walk *w, struct lf_ioq_result *res)
 {
 	size_t t = w->nframes - 1;
 	if (lf_walk_reserve_arena(w, res->len) != 0) {
+		drop_kids(w, res);
 		return lf_walk_set_fatal(w, errno);
 	}
 	struct lf_frame *f = &w->frames[t];
@@ -225,6 +235,7 @@ static int adopt_records(struct lf_walk *w, const struct lf_ioq_result *res)
 	if (res->read_err) {
 		struct lf_spill *s = add_spill(w, t);
 		if (!s) {
+			drop_kids(w, res);
 			return lf_walk_set_fatal(w, errno);
 		}
 		s->err = res->read_err;
@@ -236,12 +247,23 @@ static int adopt_records(struct lf_walk *w, const struct lf_ioq_result *res)
 		}
 		if (win) {
 			w->frame_pf[t] = (struct lf_frame_pf){win, 0, 0};
+			lf_ioq_windows(w->ioq, lf_prefetch_adopted(w->prefetch));
 		} else {
 			w->counters.stats += res->nstats; /* made in vain */
 			w->counters.stats_ahead += res->nstats;
 		}
 	}
-	w->frame_rq[t].next = f->end - f->left;
+	/* The kids the worker queued are this frame's, in the records' order. */
+	struct lf_frame_rq *r = &w->frame_rq[t];
+	size_t start = f->end - f->left;
+	r->next = start;
+	for (unsigned k = 0; k < res->nkids; k++) {
+		r->jobs[k] = res->kids[k];
+		r->recs[k] = start + res->kid_recs[k];
+		r->next = r->recs[k] + ((struct lf_dirent *)(w->arena + r->recs[k]))->d_reclen;
+	}
+	r->head = 0;
+	r->count = res->nkids;
 	rq_feed(w, t);
 	return 0;
 }
@@ -836,20 +858,20 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		int rerr;
 		if (!peek_top(w, t, &rerr)) {
 			if (w->fatal) {
-				lf_walk_close_fd(w, fd);
 				if (job) {
-					lf_ioq_done(w->ioq, job);
+					abandon_job(w, job, &res);
 				}
+				lf_walk_close_fd(w, fd);
 				return -1;
 			}
 			if (rerr) {
 				/* Reported when the walk is back in the parent. */
 				struct lf_spill *s = add_spill(w, t);
 				if (!s) {
-					lf_walk_close_fd(w, fd);
 					if (job) {
-						lf_ioq_done(w->ioq, job);
+						abandon_job(w, job, &res);
 					}
+					lf_walk_close_fd(w, fd);
 					return lf_walk_set_fatal(w, errno);
 				}
 				s->err = rerr;
@@ -863,10 +885,13 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 			}
 		}
 	}
+	if (job && grow_frames(w) != 0) {
+		/* Before push_frame() would close the fd the kids are relative to. */
+		abandon_job(w, job, &res);
+		lf_walk_close_fd(w, fd);
+		return lf_walk_set_fatal(w, errno);
+	}
 	if (push_frame(w, fd, need_post, root) != 0) {
-		if (job) {
-			lf_ioq_done(w->ioq, job);
-		}
 		return -1;
 	}
 	if (job) {

@@ -81,7 +81,7 @@ struct lf_frame_pf {
  * beside w->frames, under LF_WALK_READ_AHEAD): a ring of jobs in the
  * records' order, each with its record's arena offset.
  */
-#define LF_RQ_AHEAD 8
+#define LF_RQ_AHEAD LF_IOQ_KIDS
 struct lf_frame_rq {
 	struct lf_ioq_job *jobs[LF_RQ_AHEAD];
 	size_t recs[LF_RQ_AHEAD];
@@ -166,7 +166,6 @@ struct lf_walk {
 
 	struct lf_prefetch *prefetch; /* LF_WALK_STAT_AHEAD, started on first use */
 	struct lf_ioq *ioq;           /* LF_WALK_READ_AHEAD's queue, or NULL */
-	unsigned ioq_stat_jobs;       /* its jobs with stats, not yet taken or dropped */
 	bool stat_ahead;              /* the flag applies to this walk */
 
 	struct bfs_state *bfs;
