@@ -671,4 +671,54 @@ check_status() {
 	echo "ok: -status and the scripts' line drawn, resized and erased on a terminal only"
 }
 
+# The I/O queue's workers stat a directory's names in inode order (seed
+# 003): names renamed in a shuffled order, so that neither the records' order
+# nor its reverse is the inodes' order; some worker thread must then stat a
+# whole directory in ascending inode order, which a walk in the records'
+# order cannot do by chance.
+check_inode_order() {
+	need_strace "tracing the order of the stat calls"
+	need_cmd shuf "shuffling the names"
+	need_cmd python3 "reading strace's output"
+	t=$work/ino
+	rm -rf "$t"
+	mkdir -p "$t"
+	i=10
+	while [ $i -lt 40 ]; do
+		mkdir "$t/d$i"
+		(cd "$t/d$i" && seq 100 219 | sed "s/^/a${i}_/" | xargs touch &&
+			seq 100 219 | shuf | while read -r n; do mv "a${i}_$n" "f${i}_$n"; done)
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2012
+	ls -i "$t"/d* | awk 'NF == 2 { print $2, $1 }' >"$work/inodes"
+	for attempt in 1 2 3; do
+		ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=newfstatat,statx -o "$work/st" \
+			"$luafind" -j4 "$t" -size +0 >/dev/null || fail "-j4 -size +0: exit status $?"
+		found=$(python3 - "$work/st" "$work/inodes" <<'PY'
+import re, sys
+ino = dict(line.split() for line in open(sys.argv[2]))
+main, runs, cur = None, [], {}
+for line in open(sys.argv[1]):
+    m = re.match(r'(\d+) +(?:statx|newfstatat)\((\d+), "(f(\d+)_\d+)"', line)
+    if not m:
+        continue
+    pid, name, d = m.group(1), m.group(3), m.group(4)
+    run = cur.get(pid)
+    if run is None or run[0] != d:
+        run = cur[pid] = [d, []]
+        runs.append((pid, run))
+    run[1].append(int(ino[name]))
+first = open(sys.argv[1]).readline().split()[0]
+whole = [r for pid, r in runs if pid != first and len(r[1]) == 120]
+print(sum(r[1] == sorted(r[1]) for r in whole), len(whole))
+PY
+)
+		[ "${found%% *}" -gt 0 ] && break
+	done
+	[ "${found%% *}" -gt 0 ] ||
+		fail "no worker thread statted a directory in inode order (sorted/whole runs: $found)"
+	echo "ok: a worker statted whole directories in ascending inode order (sorted/whole runs: $found)"
+}
+
 "check_$check"
