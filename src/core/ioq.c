@@ -4,23 +4,24 @@
  * Pending jobs form a stack: the walker submits the subdirectories of the
  * directory it has just entered, deepest last, and needs the deepest first;
  * it pushes a directory's subdirectories last to first, so a worker pops
- * them in the walk's order.  A job's state is written under the lock and
- * read without it by the walker waiting for a busy job and by the idle
- * worker polling for work.
+ * them in the walk's order; a worker that has read a directory pushes its
+ * kids on top.  A job's state is written under the lock and read without it
+ * by the walker waiting for a busy job.
  *
- * Waking a sleeping thread costs microseconds, as long as reading a small
- * directory from the cache: so one idle worker at most polls for new jobs
- * before it sleeps, and a submission wakes a sleeper only when nobody
- * polls.
- *
- * How many workers run at once depends on whether the jobs wait for I/O.
- * With a warm cache a job is all CPU, one worker keeps up with the walker,
- * and more would only take the CPUs from it (on 2 cores, 3 workers made a
- * listing 1.6x slower than one).  With a cold cache a job spends most of
- * its time blocked in the kernel, and every worker helps: the I/O requests
- * overlap.  So each job measures its wall time against its CPU time; one
- * that blocked lets every worker run, and a run of jobs that did not
- * brings them back to one.
+ * The workers run only while the jobs wait for I/O.  With a warm cache a
+ * job is all CPU and as quick as waking a thread for it: measured on the
+ * 500k-entry tmpfs tree on 2 cores, one worker left a listing where it was
+ * and made -size 1.3x slower (it took the second core from the stat-ahead
+ * thread), three made a listing 1.6x slower.  With a cold cache a job
+ * spends most of its time blocked in the kernel, and every worker helps:
+ * the I/O requests overlap.  So the queue starts dormant: a worker takes
+ * only one job in SAMPLE_EVERY (and the first), the walker claims the
+ * others and does them as it would without the queue.  A job counts its
+ * worker's voluntary context switches (getrusage); one that blocked wakes
+ * every worker, and a run of UNBLOCKED_RUN jobs that did not puts the queue
+ * back to sleep.  Wall time against CPU time cannot tell: a worker
+ * preempted on a busy machine looks blocked, and more workers then make it
+ * busier still.
  */
 #define _GNU_SOURCE
 #include "ioq.h"
@@ -37,21 +38,20 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
 /* A job's buffer of records: a small directory (the usual one) fits whole. */
 #define JOB_BUF (32 * 1024)
 
-/* How long an idle worker polls for the next job before it sleeps. */
-#define IDLE_SPIN_NS 50000
-/* A job that spent this much longer than its CPU time waited for I/O. */
-#define BLOCKED_NS 50000
-/* Jobs in a row that did not block before the workers go back to one. */
+/* Jobs in a row that did not block before the queue goes dormant. */
 #define UNBLOCKED_RUN 256
+/* A dormant queue's workers take one job in this many, to see if it blocks. */
+#define SAMPLE_EVERY 32
 
 /* How long the walker polls a busy job before it sleeps on it, when the jobs
- * are quick (one worker runs), and when they wait for I/O. */
+ * are quick (the queue is dormant), and when they wait for I/O. */
 #define TAKE_SPIN_NS 30000
 #define TAKE_SPIN_IO_NS 3000
 
@@ -88,12 +88,12 @@ struct lf_ioq {
 	pthread_cond_t done; /* a job the walker waits for is done */
 	pthread_t *threads;
 	unsigned nworkers, started;
-	bool stop, polling;
+	bool stop;
 	unsigned sleeping, waiting;
-	unsigned running;    /* workers on a job */
-	atomic_uint active_max; /* workers that may be on a job at once (written under the lock) */
+	atomic_bool awake;   /* jobs wait for I/O: every worker runs (written under the lock) */
+	unsigned samples;    /* jobs workers may take while dormant */
+	uint64_t pushed;     /* jobs pushed so far, for the samples */
 	unsigned unblocked;  /* jobs in a row that did not wait for I/O */
-	atomic_uint pending; /* jobs on the stack, polled by the idle worker */
 	struct lf_ioq_job *top; /* of the stack */
 	struct lf_ioq_job *free_jobs;
 	unsigned live, max_jobs;
@@ -130,7 +130,6 @@ static void unlink_job(struct lf_ioq *q, struct lf_ioq_job *job)
 		job->down->up = job->up;
 	}
 	job->up = job->down = NULL;
-	atomic_fetch_sub_explicit(&q->pending, 1, memory_order_relaxed);
 }
 
 struct by_ino {
@@ -170,7 +169,13 @@ static void stat_names(struct lf_ioq_job *job)
 	job->nstats = n;
 }
 
-static void run_job(struct lf_ioq_job *job)
+/*
+ * @with_stats: the stats asked for are worth making here.  With a warm
+ * cache they are not: 256 stats make a job slow enough for the walker to
+ * wait on it, while the stat-ahead thread (prefetch.c) overlaps them with
+ * the walk already; the walker then stats as without the queue.
+ */
+static void run_job(struct lf_ioq_job *job, bool with_stats)
 {
 	job->fd = openat(job->dir_fd, job->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (job->fd < 0) {
@@ -187,7 +192,7 @@ static void run_job(struct lf_ioq_job *job)
 		}
 		job->len += (size_t)n;
 	}
-	if (job->stats) {
+	if (job->stats && with_stats) {
 		stat_names(job);
 	}
 	/* Its subdirectories the walk will read, to submit as its kids. */
@@ -205,26 +210,26 @@ static void run_job(struct lf_ioq_job *job)
 static unsigned push_locked(struct lf_ioq *q, int dir_fd, int depth, const char *const *names, unsigned n,
 			    bool stats, struct lf_ioq_job **jobs);
 
-static uint64_t cpu_ns(void)
+/* The calling thread's voluntary context switches so far. */
+static long voluntary_switches(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	struct rusage ru;
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nvcsw : 0;
 }
 
-/* A job took @wall_ns of which @cpu_ns on the CPU: how many workers may run. Under the lock. */
-static void pace(struct lf_ioq *q, uint64_t wall_ns, uint64_t cpu)
+/* A job waited for I/O or not: how many workers may run.  Under the lock. */
+static void pace(struct lf_ioq *q, bool blocked)
 {
-	if (wall_ns > cpu + BLOCKED_NS) {
+	if (blocked) {
 		q->unblocked = 0;
-		if (q->active_max < q->nworkers) {
-			q->active_max = q->nworkers;
+		if (!q->awake) {
+			q->awake = true;
 			if (q->top && q->sleeping) {
 				pthread_cond_broadcast(&q->work);
 			}
 		}
 	} else if (++q->unblocked >= UNBLOCKED_RUN) {
-		q->active_max = 1;
+		q->awake = false;
 	}
 }
 
@@ -233,18 +238,18 @@ static void *worker_main(void *arg)
 	struct lf_ioq *q = arg;
 	pthread_mutex_lock(&q->lock);
 	while (!q->stop) {
-		struct lf_ioq_job *job = q->running < q->active_max ? q->top : NULL;
+		struct lf_ioq_job *job = q->awake || q->samples ? q->top : NULL;
 		if (job) {
+			if (!q->awake) {
+				q->samples--;
+			}
 			unlink_job(q, job);
 			atomic_store_explicit(&job->state, JOB_BUSY, memory_order_relaxed);
-			q->running++;
 			pthread_mutex_unlock(&q->lock);
-			uint64_t wall = now_ns(), cpu = cpu_ns();
-			run_job(job);
-			wall = now_ns() - wall;
-			cpu = cpu_ns() - cpu;
+			long switches = voluntary_switches();
+			run_job(job, atomic_load_explicit(&q->awake, memory_order_relaxed));
+			bool blocked = voluntary_switches() != switches;
 			pthread_mutex_lock(&q->lock);
-			q->running--;
 			if (job->ncand) {
 				const char *names[LF_IOQ_KIDS];
 				for (unsigned k = 0; k < job->ncand; k++) {
@@ -252,7 +257,7 @@ static void *worker_main(void *arg)
 				}
 				job->nkids = push_locked(q, job->fd, job->depth + 1, names, job->ncand, job->stats,
 							 job->kids);
-				if (job->nkids > 1 && q->sleeping && q->running + 1 < q->active_max) {
+				if (job->nkids > 1 && q->sleeping && q->awake) {
 					pthread_cond_signal(&q->work);
 				}
 			}
@@ -260,32 +265,8 @@ static void *worker_main(void *arg)
 			if (q->waiting) {
 				pthread_cond_broadcast(&q->done);
 			}
-			pace(q, wall, cpu);
+			pace(q, blocked);
 			continue;
-		}
-		if (q->top) {
-			/* Work, but enough workers on it: sleep until paced up or stopped. */
-			q->sleeping++;
-			pthread_cond_wait(&q->work, &q->lock);
-			q->sleeping--;
-			continue;
-		}
-		/* Polling pays only for quick jobs: a cold walk's workers sleep. */
-		if (!q->polling && q->active_max == 1) {
-			q->polling = true;
-			pthread_mutex_unlock(&q->lock);
-			uint64_t until = now_ns() + IDLE_SPIN_NS;
-			for (unsigned k = 1; !atomic_load_explicit(&q->pending, memory_order_relaxed); k++) {
-				cpu_relax();
-				if (k % 64 == 0 && now_ns() > until) {
-					break;
-				}
-			}
-			pthread_mutex_lock(&q->lock);
-			q->polling = false;
-			if (q->top || q->stop) {
-				continue;
-			}
 		}
 		q->sleeping++;
 		pthread_cond_wait(&q->work, &q->lock);
@@ -310,7 +291,8 @@ struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, int maxdepth, int
 	pthread_cond_init(&q->work, NULL);
 	pthread_cond_init(&q->done, NULL);
 	q->nworkers = workers;
-	q->active_max = 1;
+	atomic_init(&q->awake, false);
+	q->samples = 1; /* the first job: a cold walk shows at once */
 	q->max_jobs = max_jobs;
 	q->maxdepth = maxdepth;
 	q->mindepth = mindepth;
@@ -450,7 +432,8 @@ static unsigned push_locked(struct lf_ioq *q, int dir_fd, int depth, const char 
 		}
 		q->top = job;
 	}
-	atomic_fetch_add_explicit(&q->pending, made, memory_order_relaxed);
+	q->samples += (unsigned)((q->pushed + made) / SAMPLE_EVERY - q->pushed / SAMPLE_EVERY);
+	q->pushed += made;
 	return made;
 }
 
@@ -465,7 +448,7 @@ unsigned lf_ioq_submit(struct lf_ioq *q, int dir_fd, int depth, const char *cons
 	}
 	pthread_mutex_lock(&q->lock);
 	unsigned made = push_locked(q, dir_fd, depth, names, n, stats, jobs);
-	if (made && !q->polling && q->sleeping && q->running < q->active_max) {
+	if (made && q->sleeping && (q->awake || q->samples)) {
 		pthread_cond_signal(&q->work);
 	}
 	pthread_mutex_unlock(&q->lock);
@@ -496,8 +479,8 @@ static int settle(struct lf_ioq *q, struct lf_ioq_job *job)
 				uint64_t now = now_ns();
 				if (!until) {
 					/* A racy read is fine: it only tunes the wait. */
-					unsigned active = atomic_load_explicit(&q->active_max, memory_order_relaxed);
-					until = now + (active == 1 ? TAKE_SPIN_NS : TAKE_SPIN_IO_NS);
+					bool awake = atomic_load_explicit(&q->awake, memory_order_relaxed);
+					until = now + (awake ? TAKE_SPIN_IO_NS : TAKE_SPIN_NS);
 				} else if (now > until) {
 					break;
 				}

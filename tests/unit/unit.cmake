@@ -15,6 +15,8 @@
 #   test_walk: -Wl,--wrap=openat   (EMFILE, ENAMETOOLONG, swapping a directory
 #                                   underneath the walker)
 #              -Wl,--wrap=syscall  (getdents64: DT_UNKNOWN, EIO)
+#              -Wl,--wrap=getrusage (the I/O queue's jobs seem to block on
+#                                    I/O, so that its workers wake up)
 #   test_stat: -Wl,--wrap=statx    (ENOSYS, to test the fstatat fallback)
 # If the core is ever built with _FILE_OFFSET_BITS=64 on a 32-bit target, or
 # with _FORTIFY_SOURCE, check `nm -u` of walk_*.c.o: the wrapped names must be
@@ -42,7 +44,7 @@ target_link_libraries(test_parse PRIVATE lf_find PkgConfig::CMOCKA)
 set_target_properties(test_parse PROPERTIES C_EXTENSIONS ON)
 add_test(NAME unit.parse COMMAND test_parse)
 
-target_link_options(test_walk PRIVATE LINKER:--wrap=openat LINKER:--wrap=syscall)
+target_link_options(test_walk PRIVATE LINKER:--wrap=openat LINKER:--wrap=syscall LINKER:--wrap=getrusage)
 target_link_options(test_stat PRIVATE LINKER:--wrap=statx)
 
 # The trees are made under mkdtemp() in /tmp; the walk tests build a few
