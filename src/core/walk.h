@@ -127,7 +127,10 @@ enum lf_walk_flags {
 	 * under LF_WALK_STAT_AHEAD its entries are stat'ed there too, in
 	 * inode order; the walker takes over the fd, the records and the stat
 	 * data, so the syscalls are the ones it would make, made earlier and
-	 * in parallel, and overlapping their I/O.  For callers that read
+	 * in parallel, and overlapping their I/O.  The workers run only while
+	 * reading directories blocks on I/O (a cold cache); otherwise a worker
+	 * samples one directory in 32 to notice when it starts to, and the
+	 * walker reads the rest itself.  For callers that read
 	 * every directory the walk reaches and do not change the tree while
 	 * it runs: a directory pruned after it was read ahead was read in vain
 	 * (counters.dirs_ahead_unused), and a directory changed after it was
