@@ -43,7 +43,7 @@
 #include <unistd.h>
 
 /* A job's buffer of records: a small directory (the usual one) fits whole. */
-#define JOB_BUF (32 * 1024)
+#define JOB_BUF (16 * 1024)
 
 /* Jobs in a row that did not block before the queue goes dormant. */
 #define UNBLOCKED_RUN 256

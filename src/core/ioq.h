@@ -38,7 +38,7 @@ struct lf_ioq_job;
 #define LF_IOQ_KIDS 8
 
 /** Live jobs with stats, plus windows of their results the walker holds, at most. */
-#define LF_IOQ_STAT_WINDOWS 64
+#define LF_IOQ_STAT_WINDOWS 256
 
 /** What a worker did for a job, handed over by lf_ioq_take(). */
 struct lf_ioq_result {

@@ -18,8 +18,8 @@
 
 /* fds left for the caller (output files, -exec pipes) besides stdio. */
 #define FD_RESERVE 8
-/* Jobs the I/O queue may have at once (each holds an fd and 32 KiB). */
-#define QUEUE_JOBS 64
+/* Jobs the I/O queue may have at once (each holds an fd and 16 KiB). */
+#define QUEUE_JOBS 256
 
 /* lf_walk_cancel() is async-signal-safe only if this store takes no lock. */
 _Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "atomic_bool must be lock-free");

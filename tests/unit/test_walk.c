@@ -2362,7 +2362,9 @@ static void test_read_ahead(void **state)
 			assert_int_equal(ra.c.dirs_ahead_unused, 0);
 		}
 		if (!o.max_fds && !prune) {
-			assert_int_equal(ra.c.getdents, plain.c.getdents);
+			/* A worker reads t/big's first 16 KiB of records (of 20), the
+			 * walker the rest: one getdents64 more, if a worker read it. */
+			assert_true(ra.c.getdents >= plain.c.getdents && ra.c.getdents <= plain.c.getdents + 1);
 			assert_int_equal(ra.c.closes, plain.c.closes);
 		}
 		if (stat_every) {
