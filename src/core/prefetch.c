@@ -303,7 +303,7 @@ struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, cons
 		errno = EINVAL;
 		return NULL;
 	}
-	if (pf->live >= LF_PF_MAX_WINDOWS) {
+	if (pf->live - pf->adopted >= LF_PF_MAX_WINDOWS) { /* adopted ones are bounded by their maker */
 		errno = EBUSY;
 		return NULL;
 	}

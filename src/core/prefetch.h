@@ -29,7 +29,7 @@ struct lf_pf_window;
 /** Names in one window: a window never holds more. */
 #define LF_PF_WINDOW 256
 
-/** Live windows at once (about 40 KiB each at most): lf_prefetch_submit
+/** Live windows at once, not counting lf_prefetch_adopt()'s (about 40 KiB each at most): lf_prefetch_submit
  *  declines more. */
 #define LF_PF_MAX_WINDOWS 64
 
