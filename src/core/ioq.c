@@ -14,12 +14,12 @@
  * and made -size 1.3x slower (it took the second core from the stat-ahead
  * thread), three made a listing 1.6x slower.  With a cold cache a job
  * spends most of its time blocked in the kernel, and every worker helps:
- * the I/O requests overlap.  So the queue starts dormant: a worker takes
- * only one job in SAMPLE_EVERY (and the first), the walker claims the
- * others and does them as it would without the queue.  A job counts its
- * worker's voluntary context switches (getrusage); one that blocked wakes
- * every worker, and a run of UNBLOCKED_RUN jobs that did not puts the queue
- * back to sleep.  Wall time against CPU time cannot tell: a worker
+ * the I/O requests overlap.  So the queue starts dormant: the walker
+ * submits only samples (lf_ioq_awake() says when) and reads the other
+ * directories itself, as it would without the queue; a dormant queue's jobs
+ * get no kids.  A job counts its worker's voluntary context switches
+ * (getrusage); one that blocked wakes every worker, and a run of
+ * UNBLOCKED_RUN jobs that did not puts the queue back to sleep.  Wall time against CPU time cannot tell: a worker
  * preempted on a busy machine looks blocked, and more workers then make it
  * busier still.
  */
@@ -47,8 +47,6 @@
 
 /* Jobs in a row that did not block before the queue goes dormant. */
 #define UNBLOCKED_RUN 256
-/* A dormant queue's workers take one job in this many, to see if it blocks. */
-#define SAMPLE_EVERY 32
 
 /* How long the walker polls a busy job before it sleeps on it, when the jobs
  * are quick (the queue is dormant), and when they wait for I/O. */
@@ -90,9 +88,7 @@ struct lf_ioq {
 	unsigned nworkers, started;
 	bool stop;
 	unsigned sleeping, waiting;
-	atomic_bool awake;   /* jobs wait for I/O: every worker runs (written under the lock) */
-	unsigned samples;    /* jobs workers may take while dormant */
-	uint64_t pushed;     /* jobs pushed so far, for the samples */
+	atomic_bool awake;   /* jobs wait for I/O (written under the lock) */
 	unsigned unblocked;  /* jobs in a row that did not wait for I/O */
 	struct lf_ioq_job *top; /* of the stack */
 	struct lf_ioq_job *free_jobs;
@@ -238,11 +234,8 @@ static void *worker_main(void *arg)
 	struct lf_ioq *q = arg;
 	pthread_mutex_lock(&q->lock);
 	while (!q->stop) {
-		struct lf_ioq_job *job = q->awake || q->samples ? q->top : NULL;
+		struct lf_ioq_job *job = q->top;
 		if (job) {
-			if (!q->awake) {
-				q->samples--;
-			}
 			unlink_job(q, job);
 			atomic_store_explicit(&job->state, JOB_BUSY, memory_order_relaxed);
 			pthread_mutex_unlock(&q->lock);
@@ -250,14 +243,15 @@ static void *worker_main(void *arg)
 			run_job(job, atomic_load_explicit(&q->awake, memory_order_relaxed));
 			bool blocked = voluntary_switches() != switches;
 			pthread_mutex_lock(&q->lock);
-			if (job->ncand) {
+			pace(q, blocked);
+			if (job->ncand && q->awake) {
 				const char *names[LF_IOQ_KIDS];
 				for (unsigned k = 0; k < job->ncand; k++) {
 					names[k] = ((const struct lf_dirent *)(job->buf + job->kid_recs[k]))->d_name;
 				}
 				job->nkids = push_locked(q, job->fd, job->depth + 1, names, job->ncand, job->stats,
 							 job->kids);
-				if (job->nkids > 1 && q->sleeping && q->awake) {
+				if (job->nkids > 1 && q->sleeping) {
 					pthread_cond_signal(&q->work);
 				}
 			}
@@ -265,7 +259,6 @@ static void *worker_main(void *arg)
 			if (q->waiting) {
 				pthread_cond_broadcast(&q->done);
 			}
-			pace(q, blocked);
 			continue;
 		}
 		q->sleeping++;
@@ -292,7 +285,6 @@ struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, int maxdepth, int
 	pthread_cond_init(&q->done, NULL);
 	q->nworkers = workers;
 	atomic_init(&q->awake, false);
-	q->samples = 1; /* the first job: a cold walk shows at once */
 	q->max_jobs = max_jobs;
 	q->maxdepth = maxdepth;
 	q->mindepth = mindepth;
@@ -432,8 +424,6 @@ static unsigned push_locked(struct lf_ioq *q, int dir_fd, int depth, const char 
 		}
 		q->top = job;
 	}
-	q->samples += (unsigned)((q->pushed + made) / SAMPLE_EVERY - q->pushed / SAMPLE_EVERY);
-	q->pushed += made;
 	return made;
 }
 
@@ -448,11 +438,16 @@ unsigned lf_ioq_submit(struct lf_ioq *q, int dir_fd, int depth, const char *cons
 	}
 	pthread_mutex_lock(&q->lock);
 	unsigned made = push_locked(q, dir_fd, depth, names, n, stats, jobs);
-	if (made && q->sleeping && (q->awake || q->samples)) {
+	if (made && q->sleeping) {
 		pthread_cond_signal(&q->work);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return made;
+}
+
+bool lf_ioq_awake(const struct lf_ioq *q)
+{
+	return atomic_load_explicit(&q->awake, memory_order_relaxed);
 }
 
 void lf_ioq_windows(struct lf_ioq *q, unsigned held)

@@ -95,6 +95,17 @@ void lf_ioq_free(struct lf_ioq *q);
 unsigned lf_ioq_submit(struct lf_ioq *q, int dir_fd, int depth, const char *const *names, unsigned n,
 		       bool stats, struct lf_ioq_job **jobs);
 
+/** One directory in this many is submitted while the queue is dormant. */
+#define LF_IOQ_SAMPLE_EVERY 32
+
+/**
+ * Whether jobs have been blocking on I/O lately, so that the workers run
+ * every job: while not (the queue is dormant), the caller submits only one
+ * directory in LF_IOQ_SAMPLE_EVERY, and reads the others by itself, as
+ * quickly as a worker would with the cache warm.
+ */
+bool lf_ioq_awake(const struct lf_ioq *q);
+
 /**
  * Tell the queue how many windows of stat results the walker holds: jobs
  * get stats only while those and the live jobs with stats number fewer

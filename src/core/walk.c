@@ -55,6 +55,7 @@ static void start_queue(struct lf_walk *w)
 	w->ioq = lf_ioq_new((unsigned)threads - 1, (unsigned)jobs, o->maxdepth, o->mindepth);
 	if (w->ioq) {
 		w->max_fds -= jobs;
+		w->ioq_sample = 1; /* the first region: a cold walk shows at once */
 	}
 }
 

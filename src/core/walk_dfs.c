@@ -133,16 +133,27 @@ static struct lf_ioq_job *rq_find(struct lf_walk *w, size_t i, size_t rec)
 	return NULL;
 }
 
+/* Whether the region just read is the dormant queue's sample. */
+static bool sample_region(struct lf_walk *w)
+{
+	if (--w->ioq_sample > 0) {
+		return false;
+	}
+	w->ioq_sample = LF_IOQ_SAMPLE_EVERY;
+	return true;
+}
+
 /*
  * Queue the next subdirectories in frame @t's region that the walk will
  * read, up to LF_RQ_AHEAD of them in the ring, while the queue has room.
- * They go in last to first: the queue's workers take the newest job first.
+ * A dormant queue gets one, and only when @sample says so.
  */
-static void rq_feed(struct lf_walk *w, size_t t)
+static void rq_feed(struct lf_walk *w, size_t t, bool sample)
 {
 	struct lf_frame *f = &w->frames[t];
 	struct lf_frame_rq *r = &w->frame_rq[t];
-	if (f->fd < 0 || (w->opts.maxdepth >= 0 && f->depth + 1 >= w->opts.maxdepth)) {
+	bool awake = lf_ioq_awake(w->ioq);
+	if ((!awake && !sample) || f->fd < 0 || (w->opts.maxdepth >= 0 && f->depth + 1 >= w->opts.maxdepth)) {
 		return;
 	}
 	size_t cur = f->end - f->left;
@@ -156,6 +167,9 @@ static void rq_feed(struct lf_walk *w, size_t t)
 	while (r->count + n < LF_RQ_AHEAD && next < f->end) {
 		struct lf_dirent *d = (struct lf_dirent *)(w->arena + next);
 		if (d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name)) {
+			if (!awake) {
+				n = 0; /* a sample: the last one, which leaves a worker the most time */
+			}
 			recs[n] = next;
 			names[n++] = d->d_name;
 		}
@@ -264,7 +278,7 @@ static int adopt_records(struct lf_walk *w, struct lf_ioq_result *res)
 	}
 	r->head = 0;
 	r->count = res->nkids;
-	rq_feed(w, t);
+	rq_feed(w, t, sample_region(w));
 	return 0;
 }
 
@@ -422,7 +436,7 @@ static void new_region(struct lf_walk *w, size_t t)
 	if (w->frame_rq) {
 		rq_drop_all(w, t); /* their records are gone */
 		w->frame_rq[t].next = w->frames[t].end - w->frames[t].left;
-		rq_feed(w, t);
+		rq_feed(w, t, sample_region(w));
 	}
 }
 
@@ -841,7 +855,7 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		if (job && !take_job(w, job, &res, &fd, &err)) {
 			job = NULL;
 		}
-		rq_feed(w, t); /* the next sibling in its place */
+		rq_feed(w, t, false); /* the next sibling in its place */
 	}
 	if (read_it && !job) {
 		fd = lf_walk_open_dir(w, at_fd, w->path + nameoff, follow);

@@ -166,6 +166,7 @@ struct lf_walk {
 
 	struct lf_prefetch *prefetch; /* LF_WALK_STAT_AHEAD, started on first use */
 	struct lf_ioq *ioq;           /* LF_WALK_READ_AHEAD's queue, or NULL */
+	unsigned ioq_sample;          /* regions until the dormant queue gets a sample */
 	bool stat_ahead;              /* the flag applies to this walk */
 
 	struct bfs_state *bfs;

@@ -675,25 +675,31 @@ check_status() {
 # 003): names renamed in a shuffled order, so that neither the records' order
 # nor its reverse is the inodes' order; some worker thread must then stat a
 # whole directory in ascending inode order, which a walk in the records'
-# order cannot do by chance.
+# order cannot do by chance.  The queue works only while reading blocks on
+# I/O: a shim ($SEEM_BLOCKED) makes every job seem to have blocked.
 check_inode_order() {
 	need_strace "tracing the order of the stat calls"
 	need_cmd shuf "shuffling the names"
 	need_cmd python3 "reading strace's output"
+	# One directory above the others: a dormant queue's sample, whose
+	# blocking wakes it up before the walk reaches the thirty.
 	t=$work/ino
 	rm -rf "$t"
-	mkdir -p "$t"
+	mkdir -p "$t/top"
 	i=10
 	while [ $i -lt 40 ]; do
-		mkdir "$t/d$i"
-		(cd "$t/d$i" && seq 100 219 | sed "s/^/a${i}_/" | xargs touch &&
+		mkdir "$t/top/d$i"
+		(cd "$t/top/d$i" && seq 100 219 | sed "s/^/a${i}_/" | xargs touch &&
 			seq 100 219 | shuf | while read -r n; do mv "a${i}_$n" "f${i}_$n"; done)
 		i=$((i + 1))
 	done
 	# shellcheck disable=SC2012
-	ls -i "$t"/d* | awk 'NF == 2 { print $2, $1 }' >"$work/inodes"
+	ls -i "$t"/top/d* | awk 'NF == 2 { print $2, $1 }' >"$work/inodes"
+	[ -n "${SEEM_BLOCKED:-}" ] || fail "SEEM_BLOCKED (the getrusage shim) is not set"
+	asan=$(ldd "$luafind" | awk '/libasan/ { print $3 }')
 	for attempt in 1 2 3; do
-		ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=newfstatat,statx -o "$work/st" \
+		LD_PRELOAD=${asan:+$asan:}$SEEM_BLOCKED ASAN_OPTIONS=detect_leaks=0 \
+			strace -f -qq -e trace=newfstatat,statx -o "$work/st" \
 			"$luafind" -j4 "$t" -size +0 >/dev/null || fail "-j4 -size +0: exit status $?"
 		found=$(python3 - "$work/st" "$work/inodes" <<'PY'
 import re, sys
