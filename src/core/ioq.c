@@ -213,6 +213,8 @@ static long voluntary_switches(void)
 	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nvcsw : 0;
 }
 
+static int start_workers(struct lf_ioq *q, unsigned n);
+
 /* A job waited for I/O or not: how many workers may run.  Under the lock. */
 static void pace(struct lf_ioq *q, bool blocked)
 {
@@ -220,6 +222,9 @@ static void pace(struct lf_ioq *q, bool blocked)
 		q->unblocked = 0;
 		if (!q->awake) {
 			q->awake = true;
+			if (!q->stop) {
+				start_workers(q, q->nworkers); /* all of them, or as many as can be had */
+			}
 			if (q->top && q->sleeping) {
 				pthread_cond_broadcast(&q->work);
 			}
@@ -291,14 +296,18 @@ struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, int maxdepth, int
 	return q;
 }
 
-/* Start the workers, with every signal blocked: signals are the walker's. */
-static int start_workers(struct lf_ioq *q)
+/*
+ * Start workers up to @n, with every signal blocked: signals are the
+ * walker's.  One runs a dormant queue's samples; the others start when it
+ * wakes up, so a walk of a warm cache does not pay for them.
+ */
+static int start_workers(struct lf_ioq *q, unsigned n)
 {
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int err = 0;
-	while (q->started < q->nworkers) {
+	while (q->started < n) {
 		err = pthread_create(&q->threads[q->started], NULL, worker_main, q);
 		if (err) {
 			break;
@@ -433,10 +442,11 @@ unsigned lf_ioq_submit(struct lf_ioq *q, int dir_fd, int depth, const char *cons
 	if (n > LF_IOQ_KIDS) {
 		n = LF_IOQ_KIDS;
 	}
-	if (q->started == 0 && start_workers(q) != 0) {
+	pthread_mutex_lock(&q->lock);
+	if (q->started == 0 && start_workers(q, 1) != 0) {
+		pthread_mutex_unlock(&q->lock);
 		return 0;
 	}
-	pthread_mutex_lock(&q->lock);
 	unsigned made = push_locked(q, dir_fd, depth, names, n, stats, jobs);
 	if (made && q->sleeping) {
 		pthread_cond_signal(&q->work);

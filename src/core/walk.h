@@ -161,7 +161,7 @@ struct lf_walk_opts {
 };
 
 /** Threads of a walk whose opts.threads is 0. */
-#define LF_WALK_THREADS_DEFAULT 4
+#define LF_WALK_THREADS_DEFAULT 8
 /** The most opts.threads may ask for (more is EINVAL). */
 #define LF_WALK_THREADS_MAX 64
 
