@@ -27,6 +27,7 @@
 #include "ioq.h"
 
 #include "dir.h"
+#include "spin.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -97,22 +98,6 @@ struct lf_ioq {
 	atomic_uint windows;      /* stat windows the walker holds (lf_ioq_windows) */
 	int maxdepth, mindepth;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
 
 /* Under the lock. */
 static void unlink_job(struct lf_ioq *q, struct lf_ioq_job *job)
@@ -479,9 +464,9 @@ static int settle(struct lf_ioq *q, struct lf_ioq_job *job)
 		/* Likely done soon: a small directory read from the cache. */
 		uint64_t until = 0;
 		for (unsigned k = 1; state == JOB_BUSY; k++) {
-			cpu_relax();
+			lf_cpu_relax();
 			if (k % 64 == 0) {
-				uint64_t now = now_ns();
+				uint64_t now = lf_now_ns();
 				if (!until) {
 					/* A racy read is fine: it only tunes the wait. */
 					bool awake = atomic_load_explicit(&q->awake, memory_order_relaxed);

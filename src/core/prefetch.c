@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "prefetch.h"
+#include "spin.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -94,22 +95,6 @@ struct lf_prefetch {
 	uint64_t probe_ns[2]; /* [on]: time spent each way in this probe */
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* The newest window with names nobody has started on; under the lock. */
 static struct lf_pf_window *pick(struct lf_prefetch *pf)
 {
@@ -154,10 +139,10 @@ static void *thread_main(void *arg)
 		}
 		unsigned seen = atomic_load(&pf->submitted);
 		pthread_mutex_unlock(&pf->lock);
-		uint64_t until = now_ns() + IDLE_SPIN_NS;
+		uint64_t until = lf_now_ns() + IDLE_SPIN_NS;
 		for (unsigned k = 1; atomic_load_explicit(&pf->submitted, memory_order_relaxed) == seen; k++) {
-			cpu_relax();
-			if (k % 64 == 0 && now_ns() > until) {
+			lf_cpu_relax();
+			if (k % 64 == 0 && lf_now_ns() > until) {
 				break;
 			}
 		}
@@ -190,14 +175,14 @@ struct lf_prefetch *lf_prefetch_new(void)
 	pf->probing = true;
 	pf->slice_left = SLICE_ENTRIES;
 	pf->slices_left = PROBE_SLICES;
-	pf->slice_start = now_ns();
+	pf->slice_start = lf_now_ns();
 	return pf;
 }
 
 /* A slice is over: time it, and choose how the next one goes. */
 static void next_slice(struct lf_prefetch *pf)
 {
-	uint64_t now = now_ns();
+	uint64_t now = lf_now_ns();
 	if (pf->probing) {
 		pf->probe_ns[pf->on] += now - pf->slice_start;
 	}
@@ -296,6 +281,20 @@ void lf_prefetch_free(struct lf_prefetch *pf, uint64_t *wasted)
 	free(pf);
 }
 
+/* Put @win in the live list, as the newest; under the lock. */
+static void link_live(struct lf_prefetch *pf, struct lf_pf_window *win)
+{
+	win->newer = NULL;
+	win->older = pf->newest;
+	if (pf->newest) {
+		pf->newest->newer = win;
+	} else {
+		pf->oldest = win;
+	}
+	pf->newest = win;
+	pf->live++;
+}
+
 struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, const char *const *names,
 					unsigned count)
 {
@@ -341,15 +340,7 @@ struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, cons
 		}
 		pf->started = true;
 	}
-	win->newer = NULL;
-	win->older = pf->newest;
-	if (pf->newest) {
-		pf->newest->newer = win;
-	} else {
-		pf->oldest = win;
-	}
-	pf->newest = win;
-	pf->live++;
+	link_live(pf, win);
 	atomic_fetch_add(&pf->submitted, 1);
 	if (pf->sleeping) {
 		pthread_cond_signal(&pf->work);
@@ -358,21 +349,6 @@ struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, cons
 	return win;
 }
 
-/* Put @win in the live list; under no lock. */
-static void add_live(struct lf_prefetch *pf, struct lf_pf_window *win)
-{
-	pthread_mutex_lock(&pf->lock);
-	win->newer = NULL;
-	win->older = pf->newest;
-	if (pf->newest) {
-		pf->newest->newer = win;
-	} else {
-		pf->oldest = win;
-	}
-	pf->newest = win;
-	pf->live++;
-	pthread_mutex_unlock(&pf->lock);
-}
 
 struct lf_pf_window *lf_prefetch_adopt(struct lf_prefetch *pf, unsigned count, const struct lf_stat *st,
 				       const int *err)
@@ -398,7 +374,9 @@ struct lf_pf_window *lf_prefetch_adopt(struct lf_prefetch *pf, unsigned count, c
 		win->slots[i].nameoff = 0;
 		atomic_init(&win->slots[i].state, SLOT_DONE);
 	}
-	add_live(pf, win);
+	pthread_mutex_lock(&pf->lock);
+	link_live(pf, win);
+	pthread_mutex_unlock(&pf->lock);
 	return win;
 }
 
@@ -425,7 +403,7 @@ int lf_pf_take(struct lf_pf_window *win, unsigned idx, struct lf_stat *st)
 		if (k >= BUSY_SPINS) {
 			sched_yield(); /* the thread may have lost its CPU mid-stat */
 		} else {
-			cpu_relax();
+			lf_cpu_relax();
 		}
 		expect = atomic_load_explicit(&s->state, memory_order_acquire);
 	}

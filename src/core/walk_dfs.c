@@ -133,13 +133,17 @@ static struct lf_ioq_job *rq_find(struct lf_walk *w, size_t i, size_t rec)
 	return NULL;
 }
 
-/* Whether the region just read is the dormant queue's sample. */
+/*
+ * A region was read: whether the dormant queue is due a sample from it.  The
+ * count restarts when rq_feed() has queued one (a region without
+ * subdirectories leaves it due).
+ */
 static bool sample_region(struct lf_walk *w)
 {
-	if (--w->ioq_sample > 0) {
+	if (w->ioq_sample > 1) {
+		w->ioq_sample--;
 		return false;
 	}
-	w->ioq_sample = LF_IOQ_SAMPLE_EVERY;
 	return true;
 }
 
@@ -179,6 +183,9 @@ static void rq_feed(struct lf_walk *w, size_t t, bool sample)
 		r->next = next;
 		return;
 	}
+	if (!awake) {
+		w->ioq_sample = LF_IOQ_SAMPLE_EVERY;
+	}
 	/* Stats for its children's entries if they are evaluated at all. */
 	bool stats = w->stat_ahead && w->frame_pf;
 	struct lf_ioq_job *jobs[LF_RQ_AHEAD];
@@ -203,6 +210,10 @@ static bool take_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_re
 {
 	if (lf_ioq_take(w->ioq, job, res) != 0) {
 		lf_ioq_done(w->ioq, job);
+		if (!lf_ioq_awake(w->ioq)) {
+			/* A sample no worker got to (a busy machine): the next region offers another. */
+			w->ioq_sample = 1;
+		}
 		return false;
 	}
 	w->counters.opens++;

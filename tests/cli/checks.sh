@@ -679,22 +679,31 @@ check_status() {
 # I/O: a shim ($SEEM_BLOCKED) makes every job seem to have blocked.
 check_inode_order() {
 	need_strace "tracing the order of the stat calls"
-	need_cmd shuf "shuffling the names"
 	need_cmd python3 "reading strace's output"
 	# One directory above the others: a dormant queue's sample, whose
 	# blocking wakes it up before the walk reaches the thirty.
+	# A hundred directories in ten groups: on a loaded machine the walker
+	# does itself the directories no worker has started (a dormant queue's
+	# sample too), and each group offers the queue another sample.
 	t=$work/ino
 	rm -rf "$t"
 	mkdir -p "$t/top"
-	i=10
-	while [ $i -lt 40 ]; do
-		mkdir "$t/top/d$i"
-		(cd "$t/top/d$i" && seq 100 219 | sed "s/^/a${i}_/" | xargs touch &&
-			seq 100 219 | shuf | while read -r n; do mv "a${i}_$n" "f${i}_$n"; done)
-		i=$((i + 1))
-	done
-	# shellcheck disable=SC2012
-	ls -i "$t"/top/d* | awk 'NF == 2 { print $2, $1 }' >"$work/inodes"
+	python3 - "$t/top" "$work/inodes" <<'PY'
+import os, random, sys
+top, out = sys.argv[1], open(sys.argv[2], "w")
+for i in range(100, 200):
+    g = "%s/g%d" % (top, i // 10)
+    os.makedirs(g, exist_ok=True)
+    d = "%s/d%d" % (g, i)
+    os.mkdir(d)
+    for n in range(100, 220):
+        open("%s/a%d_%d" % (d, i, n), "w").close()
+    order = list(range(100, 220))
+    random.shuffle(order)
+    for n in order:
+        os.rename("%s/a%d_%d" % (d, i, n), "%s/f%d_%d" % (d, i, n))
+        out.write("f%d_%d %d\n" % (i, n, os.lstat("%s/f%d_%d" % (d, i, n)).st_ino))
+PY
 	[ -n "${SEEM_BLOCKED:-}" ] || fail "SEEM_BLOCKED (the getrusage shim) is not set"
 	asan=$(ldd "$luafind" | awk '/libasan/ { print $3 }')
 	for attempt in 1 2 3; do
