@@ -34,13 +34,11 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 /* A job's buffer of records: a small directory (the usual one) fits whole. */
@@ -535,9 +533,8 @@ void lf_ioq_done(struct lf_ioq *q, struct lf_ioq_job *job)
 	pthread_mutex_unlock(&q->lock);
 }
 
-bool lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *work)
+void lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *work)
 {
-	bool opened = false;
 	if (settle(q, job) == JOB_DONE) {
 		work->opens++;
 		work->getdents += job->getdents;
@@ -551,9 +548,7 @@ bool lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *w
 			close(job->fd);
 			job->fd = -1;
 			work->closes++;
-			opened = true;
 		}
 	}
 	lf_ioq_done(q, job);
-	return opened;
 }

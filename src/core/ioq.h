@@ -134,8 +134,7 @@ void lf_ioq_settle(struct lf_ioq *q, struct lf_ioq_job *job);
 /**
  * Give the job up with its kids: settle it, drop its kids, close the fd a
  * worker opened, and free it.  Adds what the workers did for them to *@work.
- * @return whether a worker had opened the directory
  */
-bool lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *work);
+void lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *work);
 
 #endif
