@@ -38,6 +38,16 @@ endforeach()
 target_link_libraries(luafind_static INTERFACE
   $<BUILD_INTERFACE:PkgConfig::PCRE2> $<INSTALL_INTERFACE:luafind::pcre2> Threads::Threads)
 target_link_libraries(luafind_shared PRIVATE PkgConfig::PCRE2 Threads::Threads)
+# liburing (the I/O queue's stats, src/core/ring.c), like PCRE2.
+if(LUAFIND_IO_URING)
+  target_link_libraries(luafind_static INTERFACE
+    $<BUILD_INTERFACE:PkgConfig::URING> $<INSTALL_INTERFACE:luafind::uring>)
+  target_link_libraries(luafind_shared PRIVATE PkgConfig::URING)
+  set(LF_PC_URING " liburing")
+else()
+  set(LF_PC_URING "")
+endif()
+set(LF_CONFIG_URING ${LUAFIND_IO_URING})
 target_link_options(luafind_shared PRIVATE
   -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/libluafind.map)
 set_target_properties(luafind_shared PROPERTIES

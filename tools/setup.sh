@@ -12,7 +12,7 @@ set -eu
 preset=${1:-release}
 cd "$(dirname "$0")/.."
 
-packages="cmake gcc make pkg-config liblua5.4-dev lua5.4 libpcre2-dev libcmocka-dev
+packages="cmake gcc make pkg-config liblua5.4-dev lua5.4 libpcre2-dev libcmocka-dev liburing-dev
 libcap2-bin strace bfs g++ libacl1-dev libcap-dev libonig-dev python3 git
 man-db time bash-completion zsh fish"
 

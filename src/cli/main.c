@@ -177,9 +177,11 @@ static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, u
 	fprintf(stderr,
 		"%s: stats: entries=%" PRIu64 " opens=%" PRIu64 " reopens=%" PRIu64 " closes=%" PRIu64
 		" getdents=%" PRIu64 " stats=%" PRIu64 " stats_follow=%" PRIu64 " fd_stats=%" PRIu64
-		" unlinks=%" PRIu64 " stats_ahead=%" PRIu64 " dirs_ahead=%" PRIu64 " dirs_ahead_unused=%" PRIu64 "\n",
+		" unlinks=%" PRIu64 " stats_ahead=%" PRIu64 " dirs_ahead=%" PRIu64 " dirs_ahead_unused=%" PRIu64
+		" stats_ring=%" PRIu64 "\n",
 		ctx->progname, entries, c->opens, c->reopens, c->closes, c->getdents, c->stats,
-		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead, c->dirs_ahead, c->dirs_ahead_unused);
+		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead, c->dirs_ahead, c->dirs_ahead_unused,
+		c->stats_ring);
 }
 
 /* luafind's own options, which may stand among find's leading options. */

@@ -27,6 +27,7 @@
 #include "ioq.h"
 
 #include "dir.h"
+#include "ring.h"
 #include "spin.h"
 
 #include <dirent.h>
@@ -71,7 +72,7 @@ struct lf_ioq_job {
 	struct lf_ioq_job *kids[LF_IOQ_KIDS];
 	int fd, open_err, read_err;
 	bool eof;
-	unsigned getdents, nstats;
+	unsigned getdents, nstats, nring;
 	size_t len;
 	struct lf_stat *st; /* LF_IOQ_STATS of them, for jobs with stats */
 	int *stat_err;
@@ -94,7 +95,15 @@ struct lf_ioq {
 	unsigned live, max_jobs;
 	unsigned stat_jobs;       /* live jobs with stats */
 	atomic_uint windows;      /* stat windows the walker holds (lf_ioq_windows) */
+	atomic_int rings;         /* io_uring instances the workers may still set up */
 	int maxdepth, mindepth;
+};
+
+/* What a worker keeps from one job to the next. */
+struct worker {
+	struct lf_ioq *q;
+	struct lf_ring *ring; /* for its stats, set up with its first job that has some */
+	bool ring_tried;
 };
 
 /* Under the lock. */
@@ -123,12 +132,25 @@ static int cmp_ino(const void *a, const void *b)
 	return (x->ino > y->ino) - (x->ino < y->ino);
 }
 
+/* The worker's ring, set up at the first call if the queue has one left for it. */
+static struct lf_ring *worker_ring(struct worker *wk)
+{
+	if (!wk->ring_tried) {
+		wk->ring_tried = true;
+		if (atomic_fetch_sub_explicit(&wk->q->rings, 1, memory_order_relaxed) > 0) {
+			wk->ring = lf_ring_new(LF_IOQ_STATS);
+		}
+	}
+	return wk->ring;
+}
+
 /*
  * Stat the first names of the records in inode order (seed 003: on a disk,
  * the inode tables are read in one sweep instead of back and forth), the
- * results kept in the records' order.
+ * results kept in the records' order: through the worker's io_uring, which
+ * has the kernel make them in parallel, or else one by one.
  */
-static void stat_names(struct lf_ioq_job *job)
+static void stat_names(struct lf_ioq_job *job, struct worker *wk)
 {
 	struct by_ino order[LF_IOQ_STATS];
 	unsigned n = 0;
@@ -141,25 +163,57 @@ static void stat_names(struct lf_ioq_job *job)
 		}
 	}
 	qsort(order, n, sizeof(*order), cmp_ino);
+	job->nstats = n;
+	struct lf_ring *ring = worker_ring(wk);
+	if (ring) {
+		const char *names[LF_IOQ_STATS];
+		unsigned slots[LF_IOQ_STATS];
+		for (unsigned i = 0; i < n; i++) {
+			names[i] = order[i].name;
+			slots[i] = order[i].idx;
+		}
+		if (lf_ring_stat(ring, job->fd, names, slots, n, job->st, job->stat_err) == 0) {
+			job->nring = n;
+			return;
+		}
+		/* The ring failed: the worker goes on without one. */
+		lf_ring_free(ring);
+		wk->ring = NULL;
+		for (unsigned i = 0; i < n; i++) {
+			job->nring += job->stat_err[i] >= 0;
+		}
+	}
 	for (unsigned i = 0; i < n; i++) {
 		unsigned at = order[i].idx;
-		job->stat_err[at] = lf_stat_at(job->fd, order[i].name, false, &job->st[at]) == 0 ? 0 : errno;
+		if (!ring || job->stat_err[at] < 0) {
+			job->stat_err[at] = lf_stat_at(job->fd, order[i].name, false, &job->st[at]) == 0 ? 0 : errno;
+		}
 	}
-	job->nstats = n;
+}
+
+/* The calling thread's voluntary context switches so far. */
+static long voluntary_switches(void)
+{
+	struct rusage ru;
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nvcsw : 0;
 }
 
 /*
- * @with_stats: the stats asked for are worth making here.  With a warm
- * cache they are not: 256 stats make a job slow enough for the walker to
- * wait on it, while the stat-ahead thread (prefetch.c) overlaps them with
+ * Do @job.  @with_stats: the stats asked for are worth making here.  With a
+ * warm cache they are not: 256 stats make a job slow enough for the walker
+ * to wait on it, while the stat-ahead thread (prefetch.c) overlaps them with
  * the walk already; the walker then stats as without the queue.
+ * @return whether the job waited for I/O: its worker blocked (a voluntary
+ *         context switch) other than waiting for its ring, which always
+ *         does (io-wq makes the stats)
  */
-static void run_job(struct lf_ioq_job *job, bool with_stats)
+static bool run_job(struct lf_ioq_job *job, struct worker *wk, bool with_stats)
 {
+	long switches = voluntary_switches();
 	job->fd = openat(job->dir_fd, job->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW);
 	if (job->fd < 0) {
 		job->open_err = errno;
-		return;
+		return voluntary_switches() != switches;
 	}
 	while (JOB_BUF - job->len >= LF_DIR_MINBUF) {
 		job->getdents++;
@@ -172,7 +226,11 @@ static void run_job(struct lf_ioq_job *job, bool with_stats)
 		job->len += (size_t)n;
 	}
 	if (job->stats && with_stats) {
-		stat_names(job);
+		long before_stats = voluntary_switches();
+		stat_names(job, wk);
+		if (job->nring) {
+			switches += voluntary_switches() - before_stats;
+		}
 	}
 	/* Its subdirectories the walk will read, to submit as its kids. */
 	if (job->maxdepth_ok) {
@@ -184,17 +242,11 @@ static void run_job(struct lf_ioq_job *job, bool with_stats)
 			off += d->d_reclen;
 		}
 	}
+	return voluntary_switches() != switches;
 }
 
 static unsigned push_locked(struct lf_ioq *q, int dir_fd, int depth, const char *const *names, unsigned n,
 			    bool stats, struct lf_ioq_job **jobs);
-
-/* The calling thread's voluntary context switches so far. */
-static long voluntary_switches(void)
-{
-	struct rusage ru;
-	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nvcsw : 0;
-}
 
 static int start_workers(struct lf_ioq *q, unsigned n);
 
@@ -220,6 +272,7 @@ static void pace(struct lf_ioq *q, bool blocked)
 static void *worker_main(void *arg)
 {
 	struct lf_ioq *q = arg;
+	struct worker wk = {q, NULL, false};
 	pthread_mutex_lock(&q->lock);
 	while (!q->stop) {
 		struct lf_ioq_job *job = q->top;
@@ -227,9 +280,7 @@ static void *worker_main(void *arg)
 			unlink_job(q, job);
 			atomic_store_explicit(&job->state, JOB_BUSY, memory_order_relaxed);
 			pthread_mutex_unlock(&q->lock);
-			long switches = voluntary_switches();
-			run_job(job, atomic_load_explicit(&q->awake, memory_order_relaxed));
-			bool blocked = voluntary_switches() != switches;
+			bool blocked = run_job(job, &wk, atomic_load_explicit(&q->awake, memory_order_relaxed));
 			pthread_mutex_lock(&q->lock);
 			pace(q, blocked);
 			if (job->ncand && q->awake) {
@@ -254,10 +305,11 @@ static void *worker_main(void *arg)
 		q->sleeping--;
 	}
 	pthread_mutex_unlock(&q->lock);
+	lf_ring_free(wk.ring);
 	return NULL;
 }
 
-struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, int maxdepth, int mindepth)
+struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, unsigned rings, int maxdepth, int mindepth)
 {
 	if (workers == 0 || max_jobs == 0) {
 		errno = EINVAL;
@@ -274,6 +326,7 @@ struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, int maxdepth, int
 	q->nworkers = workers;
 	atomic_init(&q->awake, false);
 	q->max_jobs = max_jobs;
+	atomic_init(&q->rings, (int)rings);
 	q->maxdepth = maxdepth;
 	q->mindepth = mindepth;
 	return q;
@@ -397,7 +450,7 @@ static unsigned push_locked(struct lf_ioq *q, int dir_fd, int depth, const char 
 		job->fd = -1;
 		job->open_err = job->read_err = 0;
 		job->eof = false;
-		job->getdents = job->nstats = 0;
+		job->getdents = job->nstats = job->nring = 0;
 		job->ncand = job->nkids = 0;
 		job->len = 0;
 		memcpy(job->name, names[k], len + 1);
@@ -515,6 +568,7 @@ int lf_ioq_take(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_result *
 	res->read_err = job->read_err;
 	res->getdents = job->getdents;
 	res->nstats = job->nstats;
+	res->nring = job->nring;
 	res->st = job->st;
 	res->stat_err = job->stat_err;
 	res->nkids = job->nkids;
@@ -539,6 +593,7 @@ void lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *w
 		work->opens++;
 		work->getdents += job->getdents;
 		work->stats += job->nstats;
+		work->ring_stats += job->nring;
 		/* Before the fd they are relative to goes. */
 		for (unsigned k = 0; k < job->nkids; k++) {
 			lf_ioq_drop(q, job->kids[k], work);

@@ -55,6 +55,7 @@ struct lf_ioq_result {
 	 * stat_err[i] is 0 when st[i] is filled in, else the errno.
 	 */
 	unsigned nstats;
+	unsigned nring; /**< of those, made through io_uring */
 	const struct lf_stat *st;
 	const int *stat_err;
 	/**
@@ -69,17 +70,19 @@ struct lf_ioq_result {
 
 /** The syscalls a worker made for a job that was dropped, to count them. */
 struct lf_ioq_work {
-	uint64_t opens, closes, getdents, stats;
+	uint64_t opens, closes, getdents, stats, ring_stats;
 };
 
 /**
  * A queue with @workers threads (started when the first job comes), at most
- * @max_jobs jobs live (each holds one fd once open), for a walk whose
+ * @max_jobs jobs live (each holds one fd once open), whose workers may set
+ * up @rings io_uring instances for their stats between them (one fd each;
+ * the others stat by themselves), for a walk whose
  * directories deeper than @maxdepth are not read (-1: no limit) and whose
  * entries shallower than @mindepth are not evaluated (their stats unwanted).
  * @return NULL with errno set
  */
-struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, int maxdepth, int mindepth);
+struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, unsigned rings, int maxdepth, int mindepth);
 
 /** Stop the workers and free @q (NULL is fine); every job must be freed. */
 void lf_ioq_free(struct lf_ioq *q);

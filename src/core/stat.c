@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "stat.h"
+#include "statx.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +15,7 @@
 /* Once statx has failed with ENOSYS it is never tried again. */
 static atomic_bool statx_missing;
 
-static void from_statx(const struct statx *sx, struct lf_stat *st)
+void lf_stat_from_statx(const struct statx *sx, struct lf_stat *st)
 {
 	st->dev = makedev(sx->stx_dev_major, sx->stx_dev_minor);
 	st->ino = sx->stx_ino;
@@ -35,6 +36,11 @@ static void from_statx(const struct statx *sx, struct lf_stat *st)
 	} else {
 		st->btime = (struct timespec){0, 0};
 	}
+}
+
+unsigned lf_stat_mask(void)
+{
+	return STATX_BASIC_STATS | STATX_BTIME;
 }
 
 static void from_stat(const struct stat *sb, struct lf_stat *st)
@@ -60,9 +66,8 @@ static int stat_impl(int dirfd, const char *name, int flags, struct lf_stat *st)
 {
 	if (!atomic_load_explicit(&statx_missing, memory_order_relaxed)) {
 		struct statx sx;
-		if (statx(dirfd, name, flags | AT_STATX_SYNC_AS_STAT,
-			  STATX_BASIC_STATS | STATX_BTIME, &sx) == 0) {
-			from_statx(&sx, st);
+		if (statx(dirfd, name, flags | AT_STATX_SYNC_AS_STAT, lf_stat_mask(), &sx) == 0) {
+			lf_stat_from_statx(&sx, st);
 			return 0;
 		}
 		if (errno != ENOSYS) {

@@ -52,9 +52,13 @@ static void start_queue(struct lf_walk *w)
 		return;
 	}
 	int jobs = w->max_fds / 4 < QUEUE_JOBS ? w->max_fds / 4 : QUEUE_JOBS;
-	w->ioq = lf_ioq_new((unsigned)threads - 1, (unsigned)jobs, o->maxdepth, o->mindepth);
+	/* A ring per worker, from the queue's share of the fds. */
+	int workers = threads - 1;
+	int rings = (o->flags & LF_WALK_NO_IO_URING) ? 0 : jobs / 2 < workers ? jobs / 2 : workers;
+	jobs -= rings;
+	w->ioq = lf_ioq_new((unsigned)workers, (unsigned)jobs, (unsigned)rings, o->maxdepth, o->mindepth);
 	if (w->ioq) {
-		w->max_fds -= jobs;
+		w->max_fds -= jobs + rings;
 		w->ioq_sample = 1; /* the first region: a cold walk shows at once */
 	}
 }

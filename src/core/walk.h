@@ -137,9 +137,19 @@ enum lf_walk_flags {
 	 * read ahead is seen as it was read.  Applies to depth-first walks
 	 * under LF_PHYSICAL or LF_COMFOLLOW, below the roots, and not with
 	 * LF_WALK_SORT, LF_WALK_XDEV or LF_WALK_GITIGNORE; ignored otherwise,
-	 * and when opts.threads leaves no worker.
+	 * and when opts.threads leaves no worker.  Where the kernel lets it
+	 * (io_uring with IORING_OP_STATX, a build with liburing), each worker
+	 * submits a directory's stats through an io_uring of its own, and the
+	 * kernel makes them in parallel (counters.stats_ring); elsewhere the
+	 * workers make them one by one.
 	 */
 	LF_WALK_READ_AHEAD = 1 << 5,
+	/**
+	 * Under LF_WALK_READ_AHEAD, the workers make their stats themselves,
+	 * never through io_uring: for hosts whose sandbox forbids it, or that
+	 * trace the walk's syscalls (io_uring's are made by kernel threads).
+	 */
+	LF_WALK_NO_IO_URING = 1 << 6,
 };
 
 /** Options of a walk. */
@@ -181,6 +191,7 @@ struct lf_counters {
 	uint64_t stats_ahead;  /**< of the stats, those made ahead by another thread */
 	uint64_t dirs_ahead;   /**< of the opens, directories opened and read by a worker */
 	uint64_t dirs_ahead_unused; /**< of those, closed without being used (pruned, the walk ended) */
+	uint64_t stats_ring;   /**< of stats_ahead, those a worker made through io_uring */
 };
 
 /** Add the counters @c to @sum (the totals of several walks). */
@@ -198,6 +209,7 @@ static inline void lf_counters_add(struct lf_counters *sum, const struct lf_coun
 	sum->stats_ahead += c->stats_ahead;
 	sum->dirs_ahead += c->dirs_ahead;
 	sum->dirs_ahead_unused += c->dirs_ahead_unused;
+	sum->stats_ring += c->stats_ring;
 }
 
 /** One file the walk reached.  See the lifetime rules above. */

@@ -71,13 +71,14 @@ static struct lf_spill *add_spill(struct lf_walk *w, size_t i);
 /* Give up a job, counting what a worker did for it. */
 static void drop_job(struct lf_walk *w, struct lf_ioq_job *job)
 {
-	struct lf_ioq_work work = {0, 0, 0, 0};
+	struct lf_ioq_work work = {0, 0, 0, 0, 0};
 	lf_ioq_drop(w->ioq, job, &work);
 	w->counters.opens += work.opens;
 	w->counters.closes += work.closes;
 	w->counters.getdents += work.getdents;
 	w->counters.stats += work.stats;
 	w->counters.stats_ahead += work.stats;
+	w->counters.stats_ring += work.ring_stats;
 	w->counters.dirs_ahead += work.opens;
 	w->counters.dirs_ahead_unused += work.opens;
 }
@@ -219,6 +220,7 @@ static bool take_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_re
 	w->counters.opens++;
 	w->counters.dirs_ahead++;
 	w->counters.getdents += res->getdents;
+	w->counters.stats_ring += res->nring;
 	if (res->fd < 0 && (res->open_err == EMFILE || res->open_err == ENFILE)) {
 		w->counters.dirs_ahead_unused++;
 		lf_ioq_done(w->ioq, job); /* the walker's open makes room */

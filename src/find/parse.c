@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -848,6 +849,13 @@ static bool looks_like_expression(const char *arg)
 }
 
 /* A fresh command line: find's defaults, "now" taken once. */
+/* An environment variable that turns something off: "0", "no", "off" or "false", in any case. */
+static bool env_says_no(const char *v)
+{
+	return v && (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0 ||
+		     strcasecmp(v, "false") == 0);
+}
+
 static void cmdline_init(struct lf_ctx *ctx, struct lf_cmdline *cmd)
 {
 	struct lf_walk_opts init = LF_WALK_OPTS_INIT;
@@ -857,6 +865,9 @@ static void cmdline_init(struct lf_ctx *ctx, struct lf_cmdline *cmd)
 	clock_gettime(CLOCK_REALTIME, &cmd->start);
 	cmd->day_start = cmd->start;
 	cmd->day_start.tv_sec -= 86400;
+	if (env_says_no(getenv("LUAFIND_IO_URING"))) {
+		cmd->opts.flags |= LF_WALK_NO_IO_URING; /* luafind(1), ENVIRONMENT */
+	}
 }
 
 /*

@@ -52,6 +52,7 @@ static const struct {
 	{"stats_ahead", offsetof(struct lf_counters, stats_ahead)},
 	{"dirs_ahead", offsetof(struct lf_counters, dirs_ahead)},
 	{"dirs_ahead_unused", offsetof(struct lf_counters, dirs_ahead_unused)},
+	{"stats_ring", offsetof(struct lf_counters, stats_ring)},
 };
 
 void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entries)
@@ -375,6 +376,8 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 		a->opts.max_fds = opt_depth(L, opt);
 	} else if (strcmp(opt, "threads") == 0) {
 		a->opts.threads = lfb_opt_threads(L, "luafind.walk");
+	} else if (strcmp(opt, "io_uring") == 0) {
+		a->opts.flags = opt_bool(L, opt) ? a->opts.flags & ~LF_WALK_NO_IO_URING : a->opts.flags | LF_WALK_NO_IO_URING;
 	} else {
 		luaL_error(L, "luafind.walk: unknown option '%s'", opt);
 	}

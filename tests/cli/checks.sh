@@ -28,10 +28,11 @@ counter() {
 	sed -n "s/.* $1=\([0-9]*\).*/\1/p"
 }
 
-# Stat-family syscalls made by "luafind $@", in all threads, counted by strace.
+# Stat-family syscalls made by "luafind $@", in all threads, counted by
+# strace: none through io_uring, whose requests kernel threads make.
 stat_calls() {
 	# LeakSanitizer cannot run under ptrace.
-	ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/strace.txt" "$luafind" "$@" >/dev/null
+	LUAFIND_IO_URING=0 ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/strace.txt" "$luafind" "$@" >/dev/null
 	awk '$NF ~ /^(newfstatat|statx|lstat|stat|fstat|fstatat64)$/ { s += $4 } END { print s + 0 }' "$work/strace.txt"
 }
 
@@ -707,7 +708,8 @@ PY
 	[ -n "${SEEM_BLOCKED:-}" ] || fail "SEEM_BLOCKED (the getrusage shim) is not set"
 	asan=$(ldd "$luafind" | awk '/libasan/ { print $3 }')
 	for attempt in 1 2 3; do
-		LD_PRELOAD=${asan:+$asan:}$SEEM_BLOCKED ASAN_OPTIONS=detect_leaks=0 \
+		# The workers' own stats: strace does not see io_uring's.
+		LD_PRELOAD=${asan:+$asan:}$SEEM_BLOCKED ASAN_OPTIONS=detect_leaks=0 LUAFIND_IO_URING=0 \
 			strace -f -qq -e trace=newfstatat,statx -o "$work/st" \
 			"$luafind" -j4 "$t" -size +0 >/dev/null || fail "-j4 -size +0: exit status $?"
 		found=$(python3 - "$work/st" "$work/inodes" <<'PY'
@@ -734,6 +736,69 @@ PY
 	[ "${found%% *}" -gt 0 ] ||
 		fail "no worker thread statted a directory in inode order (sorted/whole runs: $found)"
 	echo "ok: a worker statted whole directories in ascending inode order (sorted/whole runs: $found)"
+}
+
+# The I/O queue's workers stat through io_uring where the kernel lets them:
+# the output GNU find gives, one stat per entry, some through the rings.
+# Without them (LUAFIND_IO_URING=0, or a kernel refusing io_uring_setup, as
+# strace's fault injection makes it) the workers stat by themselves, with
+# the same output.
+check_io_uring() {
+	need_cmd python3 "building the tree"
+	need_gnu_find "the expected output"
+	need_strace "refusing io_uring_setup"
+	[ -n "${SEEM_BLOCKED:-}" ] || fail "SEEM_BLOCKED (the getrusage shim) is not set"
+	t=$work/tree
+	rm -rf "$t"
+	python3 - "$t" <<'PY'
+import os, sys
+top = sys.argv[1]
+for i in range(40):
+    d = "%s/g%d/d%d" % (top, i % 5, i)
+    os.makedirs(d)
+    for n in range(150):
+        with open("%s/f%d" % (d, n), "w") as f:
+            f.write("x" * ((n * 37 + i) % 3000))
+    os.symlink("f0", "%s/l" % d)
+PY
+	/usr/bin/find "$t" -size +1k | sort >"$work/want"
+	asan=$(ldd "$luafind" | awk '/libasan/ { print $3 }')
+	# run WHAT [ENV...]: -j4 --stats -size +1k, the queue awake (the shim).
+	run() {
+		what=$1
+		shift
+		env LD_PRELOAD="${asan:+$asan:}$SEEM_BLOCKED" ASAN_OPTIONS=detect_leaks=0 "$@" \
+			"$luafind" -j4 --stats "$t" -size +1k >"$work/out" 2>"$work/err" ||
+			fail "$what: exit status $? ($(cat "$work/err"))"
+		sort "$work/out" | cmp -s - "$work/want" || fail "$what: not find's output"
+		stats=$(counter stats <"$work/err")
+		entries=$(counter entries <"$work/err")
+		[ "$stats" -eq "$entries" ] || fail "$what: $stats stats for $entries entries"
+		[ "$(counter dirs_ahead <"$work/err")" -gt 0 ] || fail "$what: the queue read nothing ahead"
+		ring=$(counter stats_ring <"$work/err")
+	}
+	run "LUAFIND_IO_URING=0" LUAFIND_IO_URING=0
+	[ "$ring" -eq 0 ] || fail "LUAFIND_IO_URING=0: $ring stats through io_uring"
+	run "io_uring_setup refused" strace -f -qq -o /dev/null -e trace=io_uring_setup \
+		-e inject=io_uring_setup:error=EPERM
+	[ "$ring" -eq 0 ] || fail "io_uring_setup refused: $ring stats through io_uring"
+	run "the default"
+	# Whether this kernel lets a process set up an io_uring (425, the same
+	# number on every architecture); kernel.io_uring_disabled or a seccomp
+	# filter may not, which no package changes: then a skip.
+	if ! why=$(python3 -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+fd = libc.syscall(425, 4, ctypes.create_string_buffer(120))
+if fd < 0:
+    sys.exit(os.strerror(ctypes.get_errno()))
+os.close(fd)' 2>&1); then
+		[ "$ring" -eq 0 ] || fail "the default: $ring stats through io_uring, where io_uring_setup fails"
+		echo "skipped: this kernel refuses io_uring_setup ($why)"
+		exit 77
+	fi
+	[ "$ring" -gt 0 ] || fail "the default: no stat through io_uring, though the kernel has it"
+	echo "ok: $ring of $stats stats through io_uring, the same output without it"
 }
 
 "check_$check"

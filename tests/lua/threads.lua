@@ -24,6 +24,10 @@ for _, v in ipairs{0, -1, 65, 1.5, "2", true} do
 end
 T.raises("Expected a positive decimal integer argument to -j, but got '0'", lf.find, root, "-j", "0")
 T.raises("-j: 65 threads is too many (at most 64)", lf.find, root, "-j65")
+for _, v in ipairs{0, "no", {}} do
+  T.raises("luafind.walk: bad option 'io_uring' (expected a boolean, got " .. type(v) .. ")",
+    lf.walk, {root, threads = 4, io_uring = v})
+end
 T.ok("threads: bad values")
 
 -- The paths of a walk, in its order, and its counters.
@@ -79,6 +83,14 @@ for _, n in ipairs{1, 4} do
   if n == 1 then
     assert(st.dirs_ahead == 0, "threads = 1 reads nothing ahead")
   end
+end
+-- Without io_uring: the same entries, no stat through a ring.
+for _, ring in ipairs{false, true} do
+  local got, st = walk({threads = 4, io_uring = ring})
+  T.same(got, walk({}), "walk{threads = 4, io_uring = " .. tostring(ring) .. "}")
+  check_counters(st, "io_uring")
+  assert(math.type(st.stats_ring) == "integer" and st.stats_ring <= st.stats_ahead, "stats_ring counter")
+  if not ring then assert(st.stats_ring == 0, "io_uring = false: stats through a ring") end
 end
 T.ok("threads: luafind.walk gives the same entries in the same order")
 

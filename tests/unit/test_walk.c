@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "dir.h"
+#include "ring.h"
 #include "walk.h"
 
 #include <dirent.h>
@@ -2321,7 +2322,10 @@ static void test_read_ahead(void **state)
 	const char *roots[] = {"t"};
 	static const enum lf_order orders[] = {LF_ORDER_PRE, LF_ORDER_POST, LF_ORDER_BOTH};
 	/* A job the walker reaches first is its own: no one walk is sure to have these. */
-	uint64_t ahead = 0, stats_ahead = 0;
+	uint64_t ahead = 0, stats_ahead = 0, stats_ring = 0;
+	struct lf_ring *probe = lf_ring_new(1);
+	bool have_ring = probe != NULL;
+	lf_ring_free(probe);
 	for (int variant = 0; variant < 96; variant++) {
 		/* A warm cache (the queue dormant but for samples), then a cold one. */
 		atomic_store(&seem_blocked, variant >= 48);
@@ -2341,15 +2345,20 @@ static void test_read_ahead(void **state)
 		size_t statted = arg.statted;
 		o.flags |= LF_WALK_READ_AHEAD;
 		o.threads = variant % 2 ? 2 : 5;
+		/* Stats through io_uring or by the workers themselves. */
+		bool no_ring = (variant / 2) % 2;
+		if (no_ring) {
+			o.flags |= LF_WALK_NO_IO_URING;
+		}
 		arg = (struct ahead_arg){.every = 1};
 		run_walk(&o, &ra, cb, &arg, true);
-		print_message("%s order %-5s max_fds %2d prune %d depth %d..%d stats %d threads %d: opens %llu, "
-			      "ahead %llu, unused %llu, stats %llu ahead %llu\n",
+		print_message("%s order %-5s max_fds %2d prune %d depth %d..%d stats %d threads %d ring %d: opens %llu, "
+			      "ahead %llu, unused %llu, stats %llu ahead %llu ring %llu\n",
 			      variant >= 48 ? "cold" : "warm", order_name(o.order), o.max_fds, prune, o.mindepth,
-			      o.maxdepth, stat_every, o.threads,
+			      o.maxdepth, stat_every, o.threads, !no_ring,
 			      (unsigned long long)ra.c.opens, (unsigned long long)ra.c.dirs_ahead,
 			      (unsigned long long)ra.c.dirs_ahead_unused, (unsigned long long)ra.c.stats,
-			      (unsigned long long)ra.c.stats_ahead);
+			      (unsigned long long)ra.c.stats_ahead, (unsigned long long)ra.c.stats_ring);
 		assert_int_equal(plain.last, 0);
 		assert_int_equal(ra.last, 0);
 		assert_int_equal(ra.close_ret, 0);
@@ -2376,9 +2385,14 @@ static void test_read_ahead(void **state)
 				assert_int_equal(ra.c.stats, plain.c.stats);
 			}
 			stats_ahead += ra.c.stats_ahead;
+			stats_ring += ra.c.stats_ring;
 		} else {
 			assert_int_equal(ra.c.stats, plain.c.stats);
 			assert_int_equal(ra.c.stats_ahead, 0);
+		}
+		assert_true(ra.c.stats_ring <= ra.c.stats_ahead);
+		if (no_ring || !have_ring) {
+			assert_int_equal(ra.c.stats_ring, 0);
 		}
 		free_result(&plain);
 		free_result(&ra);
@@ -2386,6 +2400,9 @@ static void test_read_ahead(void **state)
 	atomic_store(&seem_blocked, false);
 	assert_true(ahead > 0);
 	assert_true(stats_ahead > 0);
+	if (have_ring) {
+		assert_true(stats_ring > 0);
+	}
 
 	/* Where it does not apply, nothing is read ahead. */
 	for (int k = 0; k < 4; k++) {

@@ -4,8 +4,8 @@
 #   - the lf_core target (static, PUBLIC include dir src/core), and lf_find
 #     (src/find) for test_datetime;
 #   - find_package(PkgConfig) done (the top-level CMakeLists.txt does it).
-# Defines test_dir, test_stat, test_walk, test_wildmatch and the tests unit.dir, unit.stat,
-# unit.walk, unit.wildmatch; test_datetime (unit.datetime), for lf_find's date parser; and
+# Defines test_dir, test_stat, test_walk, test_wildmatch, test_ring and the tests unit.dir,
+# unit.stat, unit.walk, unit.wildmatch, unit.ring (SKIP without io_uring); test_datetime (unit.datetime), for lf_find's date parser; and
 # test_parse (unit.parse), for -j and the read-ahead rule.
 # Configure with -DLUAFIND_SANITIZE=ON to run them under ASan+UBSan (LSan
 # included).
@@ -25,12 +25,16 @@
 
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
-foreach(m dir stat walk wildmatch)
+foreach(m dir stat walk wildmatch ring)
   add_executable(test_${m} ${CMAKE_CURRENT_LIST_DIR}/test_${m}.c)
   target_link_libraries(test_${m} PRIVATE lf_core PkgConfig::CMOCKA)
   set_target_properties(test_${m} PROPERTIES C_EXTENSIONS ON)
   add_test(NAME unit.${m} COMMAND test_${m})
 endforeach()
+set_tests_properties(unit.ring PROPERTIES SKIP_RETURN_CODE 77)
+if(LUAFIND_IO_URING)
+  target_compile_definitions(test_ring PRIVATE LF_HAVE_URING) # a ring must then be had where the kernel has io_uring
+endif()
 
 # The date parser of -newerXt is find's (lf_find), a pure function: no wraps.
 add_executable(test_datetime ${CMAKE_CURRENT_LIST_DIR}/test_datetime.c)
