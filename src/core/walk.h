@@ -137,10 +137,11 @@ enum lf_walk_flags {
 	 * read ahead is seen as it was read.  Applies to depth-first walks
 	 * under LF_PHYSICAL or LF_COMFOLLOW, below the roots, and not with
 	 * LF_WALK_SORT, LF_WALK_XDEV or LF_WALK_GITIGNORE; ignored otherwise,
-	 * and when opts.threads leaves no worker.  Where the kernel lets it
+	 * and when opts.threads leaves no worker.  Once stats wait one by one
+	 * (a network filesystem's round trips) and where the kernel lets it
 	 * (io_uring with IORING_OP_STATX, a build with liburing), each worker
 	 * submits a directory's stats through an io_uring of its own, and the
-	 * kernel makes them in parallel (counters.stats_ring); elsewhere the
+	 * kernel makes them in parallel (counters.stats_ring); otherwise the
 	 * workers make them one by one.
 	 */
 	LF_WALK_READ_AHEAD = 1 << 5,

@@ -148,10 +148,53 @@ static bool sample_region(struct lf_walk *w)
 	return true;
 }
 
+/* Whether frame @r's ring has a job for the record at arena offset @rec. */
+static bool rq_has(const struct lf_frame_rq *r, size_t rec)
+{
+	for (unsigned k = 0; k < r->count; k++) {
+		if (r->recs[(r->head + k) % LF_RQ_AHEAD] == rec) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Put @n jobs for the records @recs (ascending) into the ring, which stays
+ * in the records' order: they go before a dormant queue's sample, the only
+ * job a ring can hold for a record after them.
+ */
+static void rq_merge(struct lf_frame_rq *r, struct lf_ioq_job *const *jobs, const size_t *recs, unsigned n)
+{
+	struct lf_ioq_job *mj[LF_RQ_AHEAD];
+	size_t mr[LF_RQ_AHEAD];
+	unsigned m = 0, a = 0, b = 0;
+	while (a < r->count || b < n) {
+		unsigned at = (r->head + a) % LF_RQ_AHEAD;
+		if (b == n || (a < r->count && r->recs[at] < recs[b])) {
+			mj[m] = r->jobs[at];
+			mr[m++] = r->recs[at];
+			a++;
+		} else {
+			mj[m] = jobs[b];
+			mr[m++] = recs[b++];
+		}
+	}
+	for (unsigned k = 0; k < m; k++) {
+		r->jobs[k] = mj[k];
+		r->recs[k] = mr[k];
+	}
+	r->head = 0;
+	r->count = m;
+}
+
 /*
  * Queue the next subdirectories in frame @t's region that the walk will
  * read, up to LF_RQ_AHEAD of them in the ring, while the queue has room.
- * A dormant queue gets one, and only when @sample says so.
+ * A dormant queue gets one, the region's last, and only when @sample says
+ * so; the others before it are queued if the queue wakes up while the walk
+ * is still in the region (the region of a directory with many
+ * subdirectories, the root's often, when the first of them turns out cold).
  */
 static void rq_feed(struct lf_walk *w, size_t t, bool sample)
 {
@@ -171,7 +214,7 @@ static void rq_feed(struct lf_walk *w, size_t t, bool sample)
 	size_t next = r->next;
 	while (r->count + n < LF_RQ_AHEAD && next < f->end) {
 		struct lf_dirent *d = (struct lf_dirent *)(w->arena + next);
-		if (d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name)) {
+		if (d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name) && !rq_has(r, next)) {
 			if (!awake) {
 				n = 0; /* a sample: the last one, which leaves a worker the most time */
 			}
@@ -191,14 +234,12 @@ static void rq_feed(struct lf_walk *w, size_t t, bool sample)
 	bool stats = w->stat_ahead && w->frame_pf;
 	struct lf_ioq_job *jobs[LF_RQ_AHEAD];
 	unsigned made = lf_ioq_submit(w->ioq, f->fd, f->depth + 1, names, n, stats, jobs);
-	for (unsigned k = 0; k < made; k++) {
-		unsigned at = (r->head + r->count) % LF_RQ_AHEAD;
-		r->jobs[at] = jobs[k];
-		r->recs[at] = recs[k];
-		r->count++;
+	rq_merge(r, jobs, recs, made);
+	/* The rest waits for room, from the first one not queued (a sample's
+	 * region from where it was, for the queue awake). */
+	if (awake) {
+		r->next = made == n ? next : recs[made];
 	}
-	/* The rest waits for room, from the first one not queued. */
-	r->next = made == n ? next : recs[made];
 }
 
 /*
