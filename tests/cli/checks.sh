@@ -236,6 +236,16 @@ check_delete_chain() {
 	[ ! -e "$c" ] || fail "chain not removed"
 	[ "$(echo "$stats" | counter unlinks)" -eq 100001 ] || fail "unlinks: $stats"
 	[ "$(echo "$stats" | counter stats)" -le 1 ] || fail "stats during deletion: $stats"
+	# 9 syscalls a level: openat, 2 getdents64, a statx and a close when its
+	# fd is evicted, then openat "..", a statx checking its identity, unlinkat
+	# and close; each level evicted and reopened at most once.
+	levels=100001
+	calls=0
+	for k in opens reopens closes getdents stats fd_stats unlinks; do
+		calls=$((calls + $(echo "$stats" | counter $k)))
+	done
+	[ "$calls" -le $((9 * levels)) ] || fail "$calls syscalls deleting $levels levels, expected at most 9 a level: $stats"
+	[ "$(echo "$stats" | counter reopens)" -le $levels ] || fail "a level reopened more than once: $stats"
 	echo "ok: 100,000-level chain deleted under ulimit -n 16 ($stats)"
 }
 
