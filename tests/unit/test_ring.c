@@ -94,7 +94,7 @@ static void stat_all(unsigned entries)
 		} else {
 			snprintf(names[i], sizeof(names[i]), "f%u", i);
 			char path[64];
-			snprintf(path, sizeof(path), "d/%s", names[i]);
+			snprintf(path, sizeof(path), "d/%.31s", names[i]);
 			int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600 | (i % 8) << 3);
 			assert_true(fd >= 0);
 			assert_int_equal(ftruncate(fd, (off_t)i * 100), 0);
