@@ -22,25 +22,6 @@
 #define BUFSZ (64 * 1024)
 static uint64_t buf64[BUFSZ / sizeof(uint64_t)];
 
-static int setup(void **state)
-{
-	struct scratch *s = calloc(1, sizeof(*s));
-	if (!s || scratch_enter(s) != 0) {
-		free(s);
-		return -1;
-	}
-	*state = s;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct scratch *s = *state;
-	int r = scratch_leave(s);
-	free(s);
-	return r;
-}
-
 /* One record as the test saw it. */
 struct seen {
 	char name[256];
@@ -266,12 +247,12 @@ int main(int argc, char **argv)
 		cmocka_set_skip_filter(argv[2]);
 	}
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_records, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_empty_dir, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_many_records_small_buffer, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_fd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_not_a_directory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_buffer_too_small, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_records, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_empty_dir, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_many_records_small_buffer, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_fd, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_not_a_directory, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_buffer_too_small, scratch_setup, scratch_teardown),
 		cmocka_unit_test(test_is_dot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

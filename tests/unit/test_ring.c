@@ -21,25 +21,6 @@
 
 #include "unit_util.h"
 
-static int setup(void **state)
-{
-	struct scratch *s = calloc(1, sizeof(*s));
-	if (!s || scratch_enter(s) != 0) {
-		free(s);
-		return -1;
-	}
-	*state = s;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct scratch *s = *state;
-	int r = scratch_leave(s);
-	free(s);
-	return r;
-}
-
 static void assert_ts_equal(struct timespec a, struct timespec b)
 {
 	assert_int_equal(a.tv_sec, b.tv_sec);
@@ -200,8 +181,8 @@ int main(int argc, char **argv)
 		cmocka_set_test_filter(argv[1]);
 	}
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_batches, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_one_batch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batches, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_one_batch, scratch_setup, scratch_teardown),
 		cmocka_unit_test(test_bad_fd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

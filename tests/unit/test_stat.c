@@ -37,25 +37,6 @@ int __wrap_statx(int dirfd, const char *path, int flags, unsigned int mask, stru
 
 /* ---- fixtures -------------------------------------------------------------- */
 
-static int setup(void **state)
-{
-	struct scratch *s = calloc(1, sizeof(*s));
-	if (!s || scratch_enter(s) != 0) {
-		free(s);
-		return -1;
-	}
-	*state = s;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct scratch *s = *state;
-	int r = scratch_leave(s);
-	free(s);
-	return r;
-}
-
 static void assert_ts_equal(struct timespec a, struct timespec b)
 {
 	assert_int_equal(a.tv_sec, b.tv_sec);
@@ -356,15 +337,15 @@ int main(int argc, char **argv)
 		cmocka_set_skip_filter(argv[2]);
 	}
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_regular_file, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_directory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_broken_symlink, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stat_fd, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_regular_file, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_directory, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_symlink, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_broken_symlink, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_errors, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_stat_fd, scratch_setup, scratch_teardown),
+		cmocka_unit_test_setup_teardown(test_device, scratch_setup, scratch_teardown),
 		/* Last: see the comment on the test. */
-		cmocka_unit_test_setup_teardown(test_fallback_without_statx, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fallback_without_statx, scratch_setup, scratch_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,6 +150,26 @@ static inline int scratch_leave(struct scratch *s)
 	return ret;
 }
 
+/* cmocka fixtures: each test in a scratch directory of its own (*state). */
+static inline int scratch_setup(void **state)
+{
+	struct scratch *s = calloc(1, sizeof(*s));
+	if (!s || scratch_enter(s) != 0) {
+		free(s);
+		return -1;
+	}
+	*state = s;
+	return 0;
+}
+
+static inline int scratch_teardown(void **state)
+{
+	struct scratch *s = *state;
+	int r = scratch_leave(s);
+	free(s);
+	return r;
+}
+
 /* ---- building trees ------------------------------------------------------- */
 
 /*
