@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "dir.h"
+#include "prefetch.h"
 #include "ring.h"
 #include "walk.h"
 
@@ -167,6 +168,25 @@ int __wrap_getrusage(int who, struct rusage *ru)
 		ru->ru_nvcsw += (atomic_fetch_add(&fake_switches, 1) + 1) * atomic_load(&fake_step);
 	}
 	return r;
+}
+
+/*
+ * While set, a statx() of the name "slow" sleeps SLOW_STAT_NS first (a
+ * cold disk, NFS), and says when it has begun.
+ */
+#define SLOW_STAT_NS 100000000
+static atomic_bool slow_statx;
+static atomic_bool in_slow_statx;
+int __real_statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *buf);
+int __wrap_statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *buf);
+int __wrap_statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *buf)
+{
+	if (atomic_load(&slow_statx) && strcmp(path, "slow") == 0) {
+		atomic_store(&in_slow_statx, true);
+		struct timespec pause = {0, SLOW_STAT_NS};
+		nanosleep(&pause, NULL);
+	}
+	return __real_statx(dirfd, path, flags, mask, buf);
 }
 
 /* ---- fixtures ------------------------------------------------------------- */
@@ -2296,6 +2316,58 @@ static void assert_same_walk(const struct result *a, const struct result *b)
 }
 
 /*
+ * The walker waiting for a stat the stat-ahead thread is making sleeps: it
+ * used to spin and then call sched_yield() in a loop, which returns at once
+ * when a CPU is idle, so a stat waiting 100 ms for the disk cost the walker
+ * 100 ms of CPU (1.2 s of user time in a cold -size -j1 of the 200k-entry
+ * tree).
+ */
+static void test_pf_take_sleeps(void **state)
+{
+	(void)state;
+	mk(NULL, "p/");
+	mk(NULL, "p/a");
+	mk(NULL, "p/slow");
+	struct lf_prefetch *pf = lf_prefetch_new();
+	if (!pf && errno == ENOTSUP) {
+		skip(); /* one CPU: no thread */
+	}
+	assert_non_null(pf);
+	int dfd = open("p", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_true(dfd >= 0);
+	atomic_store(&in_slow_statx, false);
+	atomic_store(&slow_statx, true);
+	/* The thread starts from the last name. */
+	const char *names[] = {"a", "slow"};
+	struct lf_pf_window *win = lf_prefetch_submit(pf, dfd, names, 2);
+	assert_non_null(win);
+	while (!atomic_load(&in_slow_statx)) {
+		struct timespec pause = {0, 100000};
+		nanosleep(&pause, NULL);
+	}
+	struct timespec cpu0, cpu1, wall0, wall1;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu0);
+	clock_gettime(CLOCK_MONOTONIC, &wall0);
+	struct lf_stat st;
+	assert_int_equal(lf_pf_take(win, 1, &st), 0);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu1);
+	clock_gettime(CLOCK_MONOTONIC, &wall1);
+	atomic_store(&slow_statx, false);
+	struct stat sb;
+	assert_int_equal(lstat("p/slow", &sb), 0);
+	assert_int_equal(st.ino, sb.st_ino);
+	int64_t cpu_ns = (cpu1.tv_sec - cpu0.tv_sec) * 1000000000LL + (cpu1.tv_nsec - cpu0.tv_nsec);
+	int64_t wall_ns = (wall1.tv_sec - wall0.tv_sec) * 1000000000LL + (wall1.tv_nsec - wall0.tv_nsec);
+	print_message("waited %lld us, on the CPU %lld us\n", (long long)(wall_ns / 1000), (long long)(cpu_ns / 1000));
+	assert_true(wall_ns > SLOW_STAT_NS / 4); /* it did wait for the thread */
+	assert_true(cpu_ns < SLOW_STAT_NS / 10);
+	uint64_t wasted = 0;
+	lf_prefetch_release(pf, win, &wasted);
+	lf_prefetch_free(pf, &wasted);
+	close(dfd);
+}
+
+/*
  * A queue that wakes up while the walk is in a region (the root's, here,
  * whose first subdirectory turns out cold) reads ahead the region's
  * subdirectories left, not only the ones of regions read from then on:
@@ -2954,6 +3026,7 @@ int main(int argc, char **argv)
 		T(test_stat_ahead),
 		T(test_read_ahead),
 		T(test_read_ahead_wakes),
+		T(test_pf_take_sleeps),
 		T(test_stat_cache),
 		T(test_no_stats_when_listing),
 		T(test_dtype_unknown),

@@ -15,6 +15,8 @@
 #   test_walk: -Wl,--wrap=openat   (EMFILE, ENAMETOOLONG, swapping a directory
 #                                   underneath the walker)
 #              -Wl,--wrap=syscall  (getdents64: DT_UNKNOWN, EIO)
+#              -Wl,--wrap=statx    (a stat that takes 100 ms: the walker
+#                                   waiting for the stat-ahead thread sleeps)
 #              -Wl,--wrap=getrusage (the I/O queue's jobs seem to block on
 #                                    I/O, so that its workers wake up)
 #   test_stat: -Wl,--wrap=statx    (ENOSYS, to test the fstatat fallback)
@@ -48,7 +50,8 @@ target_link_libraries(test_parse PRIVATE lf_find PkgConfig::CMOCKA)
 set_target_properties(test_parse PROPERTIES C_EXTENSIONS ON)
 add_test(NAME unit.parse COMMAND test_parse)
 
-target_link_options(test_walk PRIVATE LINKER:--wrap=openat LINKER:--wrap=syscall LINKER:--wrap=getrusage)
+target_link_options(test_walk PRIVATE LINKER:--wrap=openat LINKER:--wrap=syscall LINKER:--wrap=getrusage
+  LINKER:--wrap=statx)
 target_link_options(test_stat PRIVATE LINKER:--wrap=statx)
 
 # The trees are made under mkdtemp() in /tmp; the walk tests build a few
