@@ -35,10 +35,12 @@
  * a directory.  FUSE mount options (allow_other...) are not applied.
  *
  * The low-level API keeps one record per source inode (keyed by device and
- * inode number), holding an O_PATH descriptor of the object and the kernel's
- * lookup count; the FUSE node id is the record's address (1 for the root).
- * Each cached inode holds a descriptor, so slowfs raises its descriptor limit
- * to the hard limit.  The mount is read-only (MS_RDONLY); slowfs does
+ * inode number), holding the path it was first found by, relative to the
+ * source, and the kernel's lookup count; the FUSE node id is the record's
+ * address (1 for the root).  Paths rather than descriptors: the kernel may
+ * keep every inode of the tree, more than the descriptor limit allows (which
+ * root may not be able to raise, in a container).  So the source must not be
+ * renamed under a mount.  The mount is read-only (MS_RDONLY); slowfs does
  * no permission checks of its own (no default_permissions, which would cost
  * a GETATTR per path component): anyone allowed to use the mount, by default
  * only the user who mounted it, reads as slowfs.  A source spanning several
@@ -67,7 +69,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -78,8 +79,8 @@
 
 /** One source object the kernel knows of. */
 struct sf_inode {
-	/** O_PATH descriptor of the object. */
-	int fd;
+	/** Where it is, relative to the source (sf_fs.src); "." for the root. */
+	char *path;
 	/** Identity in the source: the inode table's key. */
 	dev_t dev;
 	ino_t ino;
@@ -105,8 +106,10 @@ struct sf_fs {
 	double timeout;
 	unsigned threads;
 	int readdirplus;
-	/** The source directory (first non-option argument). */
+	/** The source directory (first non-option argument), and an O_PATH
+	 * descriptor of it that the records' paths are relative to. */
 	char *source;
+	int src;
 	/** The INIT request's id, to find its reply (0: not seen yet). */
 	uint64_t init_unique;
 
@@ -184,14 +187,15 @@ static int sf_grow(struct sf_fs *fs)
 }
 
 /**
- * Record one more lookup of the object that fd (O_PATH, consumed) and st
- * describe, under the root or in the table; NULL with errno on failure.
+ * Record one more lookup of the object found at path (malloc'd, consumed)
+ * with the attributes st, the root or one in the table; NULL with errno on
+ * failure.
  */
-static struct sf_inode *sf_ref(struct sf_fs *fs, int fd, const struct stat *st)
+static struct sf_inode *sf_ref(struct sf_fs *fs, char *path, const struct stat *st)
 {
 	if (st->st_dev == fs->root.dev && st->st_ino == fs->root.ino) {
-		/* The root reached again (a bind mount, a loop): one node. */
-		close(fd);
+		/* The root reached again (a bind mount): one node. */
+		free(path);
 		return &fs->root;
 	}
 	pthread_mutex_lock(&fs->lock);
@@ -205,7 +209,7 @@ static struct sf_inode *sf_ref(struct sf_fs *fs, int fd, const struct stat *st)
 	if (in) {
 		in->nlookup++;
 		pthread_mutex_unlock(&fs->lock);
-		close(fd);
+		free(path);
 		return in;
 	}
 	if (fs->count >= fs->nbuckets && sf_grow(fs) != 0) {
@@ -215,7 +219,7 @@ static struct sf_inode *sf_ref(struct sf_fs *fs, int fd, const struct stat *st)
 	if (!in) {
 		goto fail;
 	}
-	in->fd = fd;
+	in->path = path;
 	in->dev = st->st_dev;
 	in->ino = st->st_ino;
 	in->nlookup = 1;
@@ -227,7 +231,7 @@ static struct sf_inode *sf_ref(struct sf_fs *fs, int fd, const struct stat *st)
 	return in;
 fail:
 	pthread_mutex_unlock(&fs->lock);
-	close(fd);
+	free(path);
 	errno = ENOMEM;
 	return NULL;
 }
@@ -252,7 +256,7 @@ static void sf_unref(struct sf_fs *fs, struct sf_inode *in, uint64_t n)
 	}
 	pthread_mutex_unlock(&fs->lock);
 	if (in) {
-		close(in->fd);
+		free(in->path);
 		free(in);
 	}
 }
@@ -262,16 +266,16 @@ static int sf_lookup_entry(struct sf_fs *fs, struct sf_inode *parent, const char
 			   struct fuse_entry_param *e)
 {
 	memset(e, 0, sizeof(*e));
-	int fd = openat(parent->fd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		return errno;
+	char *path;
+	if (asprintf(&path, "%s/%s", parent->path, name) < 0) {
+		return ENOMEM;
 	}
-	if (fstatat(fd, "", &e->attr, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0) {
+	if (fstatat(fs->src, path, &e->attr, AT_SYMLINK_NOFOLLOW) != 0) {
 		int err = errno;
-		close(fd);
+		free(path);
 		return err;
 	}
-	struct sf_inode *in = sf_ref(fs, fd, &e->attr);
+	struct sf_inode *in = sf_ref(fs, path, &e->attr);
 	if (!in) {
 		return errno;
 	}
@@ -373,7 +377,7 @@ static void sf_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	(void)fi;
 	sf_delay(req);
 	struct stat st;
-	if (fstatat(sf_inode(req, ino)->fd, "", &st, AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW) != 0) {
+	if (fstatat(sf_fs(req)->src, sf_inode(req, ino)->path, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		fuse_reply_err(req, errno);
 		return;
 	}
@@ -384,7 +388,7 @@ static void sf_readlink(fuse_req_t req, fuse_ino_t ino)
 {
 	sf_delay(req);
 	char buf[PATH_MAX + 1];
-	ssize_t n = readlinkat(sf_inode(req, ino)->fd, "", buf, sizeof(buf));
+	ssize_t n = readlinkat(sf_fs(req)->src, sf_inode(req, ino)->path, buf, sizeof(buf));
 	if (n < 0) {
 		fuse_reply_err(req, errno);
 		return;
@@ -405,7 +409,8 @@ static void sf_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	int fd = openat(sf_inode(req, ino)->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = openat(sf_fs(req)->src, sf_inode(req, ino)->path,
+			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || !(d->dp = fdopendir(fd))) {
 		int err = errno;
 		if (fd >= 0) {
@@ -527,10 +532,8 @@ static void sf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EROFS);
 		return;
 	}
-	/* An O_PATH descriptor reopened through /proc, as passthrough_ll does. */
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", sf_inode(req, ino)->fd);
-	int fd = open(path, (fi->flags & ~(O_NOFOLLOW | O_CREAT | O_TRUNC)) | O_CLOEXEC);
+	int flags = fi->flags & ~(O_CREAT | O_TRUNC | O_EXCL);
+	int fd = openat(sf_fs(req)->src, sf_inode(req, ino)->path, flags | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		fuse_reply_err(req, errno);
 		return;
@@ -571,7 +574,8 @@ static void sf_statfs(fuse_req_t req, fuse_ino_t ino)
 {
 	sf_delay(req);
 	struct statvfs sv;
-	if (fstatvfs(sf_inode(req, ino)->fd, &sv) != 0) {
+	(void)ino;
+	if (fstatvfs(sf_fs(req)->src, &sv) != 0) {
 		fuse_reply_err(req, errno);
 		return;
 	}
@@ -636,16 +640,6 @@ static void sf_usage(const char *prog)
 	fuse_lowlevel_help();
 }
 
-/** Allow as many open descriptors as the hard limit: one per cached inode. */
-static void sf_raise_nofile(void)
-{
-	struct rlimit rl;
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
 int main(int argc, char *argv[])
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
@@ -656,7 +650,8 @@ int main(int argc, char *argv[])
 		.delay_us = 500,
 		.timeout = 0,
 		.threads = 128,
-		.root = {.fd = -1},
+		.src = -1,
+		.root = {.path = "."},
 		.lock = PTHREAD_MUTEX_INITIALIZER,
 	};
 	int ret = 1;
@@ -689,15 +684,14 @@ int main(int argc, char *argv[])
 		goto out;
 	}
 
-	fs.root.fd = open(fs.source, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	fs.src = open(fs.source, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	struct stat st;
-	if (fs.root.fd < 0 || fstat(fs.root.fd, &st) != 0) {
+	if (fs.src < 0 || fstat(fs.src, &st) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", argv[0], fs.source, strerror(errno));
 		goto out;
 	}
 	fs.root.dev = st.st_dev;
 	fs.root.ino = st.st_ino;
-	sf_raise_nofile();
 	/* Sleep as long as asked, not 50 us more (the default timer slack). */
 	prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 
@@ -749,14 +743,14 @@ out:
 		struct sf_inode *in = fs.buckets[i];
 		while (in) {
 			struct sf_inode *next = in->next;
-			close(in->fd);
+			free(in->path);
 			free(in);
 			in = next;
 		}
 	}
 	free(fs.buckets);
-	if (fs.root.fd >= 0) {
-		close(fs.root.fd);
+	if (fs.src >= 0) {
+		close(fs.src);
 	}
 	free(fs.source);
 	free(opts.mountpoint);
