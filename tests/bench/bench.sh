@@ -9,8 +9,8 @@
 # every run; and, with --only fuse-list,fuse-size, a 20,001-entry tree of the
 # same kind served through slowfs (slowfs.c), a FUSE passthrough that delays
 # every request like a network filesystem's round trip.  Each query is one
-# hyperfine invocation over all the tools; the
-# tables give medians and ratios of medians to GNU find, never single times.
+# hyperfine invocation over all the tools; the tables give medians and ratios
+# of medians to GNU find, never single times.
 # Run with --help for the options.
 set -euo pipefail
 

@@ -61,6 +61,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,7 +112,7 @@ struct sf_fs {
 	char *source;
 	int src;
 	/** The INIT request's id, to find its reply (0: not seen yet). */
-	uint64_t init_unique;
+	_Atomic uint64_t init_unique;
 
 	/** The root: FUSE_ROOT_ID; not in the table, never forgotten. */
 	struct sf_inode root;
@@ -293,7 +294,7 @@ static ssize_t sf_io_read(int fd, void *buf, size_t len, void *userdata)
 	ssize_t n = read(fd, buf, len);
 	const struct fuse_in_header *in = buf;
 	if (n >= (ssize_t)sizeof(*in) && in->opcode == FUSE_INIT) {
-		fs->init_unique = in->unique;
+		atomic_store_explicit(&fs->init_unique, in->unique, memory_order_relaxed);
 	}
 	return n;
 }
@@ -302,11 +303,12 @@ static ssize_t sf_io_writev(int fd, struct iovec *iov, int count, void *userdata
 {
 	struct sf_fs *fs = userdata;
 	const struct fuse_out_header *out = iov[0].iov_base;
-	if (fs->init_unique && out->unique == fs->init_unique && out->error == 0 && count >= 2 &&
+	uint64_t init = atomic_load_explicit(&fs->init_unique, memory_order_relaxed);
+	if (init && out->unique == init && out->error == 0 && count >= 2 &&
 	    iov[1].iov_len >= offsetof(struct fuse_init_out, flags) + sizeof(uint32_t)) {
-		struct fuse_init_out *init = iov[1].iov_base;
-		init->flags |= FUSE_PARALLEL_DIROPS;
-		fs->init_unique = 0;
+		struct fuse_init_out *reply = iov[1].iov_base;
+		reply->flags |= FUSE_PARALLEL_DIROPS;
+		atomic_store_explicit(&fs->init_unique, 0, memory_order_relaxed);
 	}
 	return writev(fd, iov, count);
 }
