@@ -6,8 +6,11 @@
 # directories), a 1,000,000-level directory chain and a directory of 1,000,000
 # files, on tmpfs; and a 200,001-entry tree of the same kind on a disk
 # filesystem (ext4), warm or, with --cold, with the page cache dropped before
-# every run.  Each query is one hyperfine invocation over all the tools; the
-# tables give medians and ratios of medians to GNU find, never single times.
+# every run; and, with --only fuse-list,fuse-size, a 20,001-entry tree of the
+# same kind served through slowfs (slowfs.c), a FUSE passthrough that delays
+# every request like a network filesystem's round trip.  Each query is one
+# hyperfine invocation over all the tools; the tables give medians and ratios
+# of medians to GNU find, never single times.
 # Run with --help for the options.
 set -euo pipefail
 
@@ -30,6 +33,14 @@ DISK_FILES=187200
 BFS4=${LUAFIND_BFS4:-$REPO/build/tools/bfs-4.1.4/bin/bfs}
 COLD=0
 DROP_CACHES=/proc/sys/vm/drop_caches
+FUSE_SRC=$BENCH_DIR/fuse-src
+FUSE_MNT=$BENCH_DIR/fuse-mnt
+FUSE_DIRS=1000
+FUSE_FILES=19000
+FUSE_DELAY=500
+FUSE_TIMEOUT=0
+FUSE_RUNS=5
+SLOWFS=${LUAFIND_SLOWFS:-}
 
 LUAFIND=$REPO/build/release/luafind
 RUNS=10
@@ -44,10 +55,12 @@ FAILED=()
 usage() {
 	cat <<EOF
 Usage: tests/bench/bench.sh [--luafind PATH] [--runs N] [--quick] [--only NAME]
-                            [--rounds K] [--cold] [--syscalls] [--help]
+                            [--rounds K] [--cold] [--syscalls] [--slowfs PATH]
+                            [--fuse-delay US] [--fuse-timeout S] [--help]
 
 Benchmark luafind against GNU find, bfs (2.6, and 4.1 if built) and fd
-(fdfind), warm on tmpfs; on a disk filesystem, warm or cold.
+(fdfind), warm on tmpfs; on a disk filesystem, warm or cold; through a FUSE
+filesystem with a network's latency.
 
 Queries (NAME for --only; a comma-separated list works too):
   list    list everything:  luafind T | find T | bfs T | fdfind -uu -j1 . T
@@ -57,7 +70,23 @@ Queries (NAME for --only; a comma-separated list works too):
           the same three on a $((DISK_DIRS + DISK_FILES + 1))-entry tree of the same kind on disk
           (\$LUAFIND_BENCH_DISK, default $DISK_DIR: it must not be
           tmpfs); warm, or cold with --cold
-  wide    list a directory of $WIDE_FILES files (tmpfs), then each tool's
+  fuse-list, fuse-size
+          list, and -size +16k, on a $((FUSE_DIRS + FUSE_FILES + 1))-entry tree of the same kind
+          ($FUSE_DIRS directories) on tmpfs, read through slowfs (tests/bench/slowfs.c,
+          built with luafind when libfuse3 is there), which sleeps --fuse-delay
+          microseconds in every request (lookup, getattr, readdir...) as a
+          network filesystem's round trip, and serves up to 128 at once.
+          Commands: luafind, luafind -j1 (no workers), env LUAFIND_IO_URING=0
+          luafind (workers stat one by one), find, bfs 2.6, bfs 4.1, and
+          fdfind -uu with its own threads (list only).  Every run is cold:
+          slowfs is mounted afresh before each run (hyperfine --prepare, not
+          timed), so neither the kernel nor slowfs keeps a dentry, inode or
+          attribute from the run before; within a run the timeouts are 0, so
+          every lookup and every stat is a request, as on NFS mounted with
+          noac; directories are never cached; the source is on tmpfs, so the
+          only waits are slowfs's (no drop_caches: it would change nothing).
+          Needs root and /dev/fuse: skipped (exit 77) otherwise.  Not run
+          unless --only names them; $FUSE_RUNS runs per command by default.
           peak RSS doing it
   chain   -mindepth $CHAIN_DEPTH on a $CHAIN_DEPTH-level chain (luafind, find,
           bfs), then peak RSS (/usr/bin/time -f %M), luafind also under
@@ -83,6 +112,13 @@ Options:
                   only (cold tmpfs means nothing)
   --syscalls      also count syscalls with strace -f -c for each tree query
                   and print them per entry (slow: strace costs ~10x)
+  --slowfs PATH   the slowfs binary for the fuse queries (default
+                  \$LUAFIND_SLOWFS, else tests/slowfs beside the luafind
+                  binary's build, else compiled into the bench directory)
+  --fuse-delay US microseconds slowfs sleeps in each request (default $FUSE_DELAY)
+  --fuse-timeout S
+                  entry and attribute timeout of the slowfs mount, in
+                  seconds (default $FUSE_TIMEOUT: every lookup and stat asks slowfs)
   --help          this text
 
 Trees live in \$LUAFIND_BENCH_DIR (default /dev/shm/luafind-bench) and are
@@ -119,24 +155,30 @@ parse_args() {
 		--only) (($# >= 2)) || die "--only needs a query name"; ONLY=$2; shift ;;
 		--syscalls) SYSCALLS=1 ;;
 		--cold) COLD=1 ;;
+		--slowfs) (($# >= 2)) || die "--slowfs needs a path"; SLOWFS=$2; shift ;;
+		--fuse-delay) (($# >= 2)) || die "--fuse-delay needs a number"; FUSE_DELAY=$2; shift ;;
+		--fuse-timeout) (($# >= 2)) || die "--fuse-timeout needs a number"; FUSE_TIMEOUT=$2; shift ;;
 		-h | --help) usage; exit 0 ;;
 		*) die "unknown argument '$1' (see --help)" ;;
 		esac
 		shift
 	done
 	if ((quick)); then
-		RUNS=3 WARMUP=1 CHAIN_RUNS=2 DELETE_RUNS=2
+		RUNS=3 WARMUP=1 CHAIN_RUNS=2 DELETE_RUNS=2 FUSE_RUNS=2
 	fi
 	if [[ -n $runs ]]; then
 		[[ $runs =~ ^[1-9][0-9]*$ ]] || die "--runs: not a positive number: $runs"
 		RUNS=$runs
 		((CHAIN_RUNS <= RUNS)) || CHAIN_RUNS=$RUNS
+		FUSE_RUNS=$RUNS
 	fi
+	[[ $FUSE_DELAY =~ ^[0-9]+$ ]] || die "--fuse-delay: not a number of microseconds: $FUSE_DELAY"
+	[[ $FUSE_TIMEOUT =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "--fuse-timeout: not a number of seconds: $FUSE_TIMEOUT"
 	[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds: not a positive number: $ROUNDS"
 	local q
 	for q in ${ONLY//,/ }; do
-		[[ $q =~ ^(list|name|size|disk-list|disk-name|disk-size|wide|chain|delete-tree|delete-wide|delete-chain)$ ]] ||
-			die "--only: unknown query '$q' (list, name, size, disk-list, disk-name, disk-size, wide, chain, delete-tree, delete-wide, delete-chain)"
+		[[ $q =~ ^(list|name|size|disk-list|disk-name|disk-size|fuse-list|fuse-size|wide|chain|delete-tree|delete-wide|delete-chain)$ ]] ||
+			die "--only: unknown query '$q' (list, name, size, disk-list, disk-name, disk-size, fuse-list, fuse-size, wide, chain, delete-tree, delete-wide, delete-chain)"
 	done
 	if ((COLD)); then
 		[[ -n $ONLY ]] || ONLY=disk-list,disk-name,disk-size
@@ -157,6 +199,17 @@ wanted_disk() {
 # True if query $1 was asked for.
 wanted() {
 	[[ -z $ONLY || ",$ONLY," == *",$1,"* ]]
+}
+
+# True if a fuse query was asked for: only by name (--only).
+wanted_fuse() {
+	[[ ",$ONLY," == *",fuse-list,"* || ",$ONLY," == *",fuse-size,"* ]]
+}
+
+# The fuse queries cannot run here: say why, and exit as a skipped test does.
+skip_fuse() {
+	echo "bench.sh: skipped: the fuse queries (fuse-list, fuse-size) $*" >&2
+	exit 77
 }
 
 need() {
@@ -192,6 +245,39 @@ or pass --luafind PATH"
 			die "$DISK_DIR is on $fs: the disk queries need a disk filesystem (set LUAFIND_BENCH_DISK)"
 	fi
 	[[ -x $BFS4 ]] || BFS4=""
+	if wanted_fuse; then
+		check_fuse
+	fi
+}
+
+# The fuse queries need root (slowfs mounts with mount(2)), /dev/fuse, and
+# slowfs: given, built beside luafind, or compiled here with libfuse3.
+check_fuse() {
+	[[ $(id -u) == 0 ]] || skip_fuse "need root: slowfs mounts by itself (mount(2)); run as root"
+	[[ -c /dev/fuse ]] || skip_fuse "need /dev/fuse (a kernel with FUSE, and the device in this container)"
+	need mountpoint util-linux
+	need umount mount
+	local built src=$SCRIPT_DIR/slowfs.c
+	built=$(dirname "$LUAFIND")/tests/slowfs
+	if [[ -z $SLOWFS && -x $built && ! $src -nt $built ]]; then
+		SLOWFS=$built
+	elif [[ -z $SLOWFS ]]; then
+		pkg-config --exists fuse3 2>/dev/null ||
+			skip_fuse "need libfuse3 to build slowfs: apt-get install -y libfuse3-dev (or pass --slowfs PATH)"
+		SLOWFS=$BIN/slowfs
+		if [[ ! -x $SLOWFS || $src -nt $SLOWFS ]]; then
+			mkdir -p "$BIN"
+			echo "building $SLOWFS"
+			# shellcheck disable=SC2046 # pkg-config prints words
+			cc -O2 -Wall -Wextra -o "$SLOWFS" "$src" $(pkg-config --cflags --libs fuse3) ||
+				die "cannot compile $src"
+		fi
+	fi
+	[[ -x $SLOWFS ]] || die "slowfs '$SLOWFS' not found or not executable"
+	local fs
+	fs=$(stat -f -c %T "$BENCH_DIR")
+	[[ $fs == tmpfs ]] ||
+		warn "$BENCH_DIR is on $fs, not tmpfs: the fuse queries also wait for the source's own I/O"
 }
 
 # Compile tool $1 from source $2 into $BIN unless it is up to date.
@@ -259,7 +345,69 @@ prepare_trees() {
 			"$BIN/mktree" -s "$SEED" -d "$DISK_DIRS" -f "$DISK_FILES" "$DISK_TREE"
 		sync
 	fi
+	if wanted_fuse; then
+		local sum
+		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
+		ensure_built "$FUSE_SRC" "mktree $sum -s $SEED -d $FUSE_DIRS -f $FUSE_FILES" \
+			"$BIN/mktree" -s "$SEED" -d "$FUSE_DIRS" -f "$FUSE_FILES" "$FUSE_SRC"
+	fi
 	mkdir -p "$BENCH_DIR/probe"
+}
+
+# slowfs over $FUSE_SRC on $FUSE_MNT: fuse_remount mounts it afresh (and is
+# hyperfine's --prepare for every run of a fuse query), fuse_unmount takes it
+# away; both wait for the daemon of the previous mount to exit.  The daemon
+# runs in the foreground (-f) in the background of the script, so that its pid
+# is known; its messages go to $RESULTS/slowfs.log.
+write_fuse_scripts() {
+	local pidfile=$BENCH_DIR/slowfs.pid
+	cat >"$BIN/fuse-unmount.sh" <<-SH
+		#!/bin/sh
+		# fuse-unmount.sh: unmount slowfs from $FUSE_MNT, wait for its daemon
+		if mountpoint -q "$FUSE_MNT"; then
+			umount "$FUSE_MNT" 2>/dev/null || umount -l "$FUSE_MNT"
+		fi
+		if [ -f "$pidfile" ]; then
+			pid=\$(cat "$pidfile")
+			i=0
+			while kill -0 "\$pid" 2>/dev/null; do
+				i=\$((i + 1))
+				if [ "\$i" -ge 1000 ]; then
+					echo "fuse-unmount.sh: slowfs (pid \$pid) still running 10 s after the unmount" >&2
+					exit 1
+				fi
+				sleep 0.01
+			done
+			rm -f "$pidfile"
+		fi
+	SH
+	cat >"$BIN/fuse-remount.sh" <<-SH
+		#!/bin/sh
+		# fuse-remount.sh: mount slowfs afresh: $FUSE_SRC on $FUSE_MNT
+		set -e
+		"$BIN/fuse-unmount.sh"
+		mkdir -p "$FUSE_MNT"
+		"$SLOWFS" -f -o delay_us=$FUSE_DELAY,timeout=$FUSE_TIMEOUT "$FUSE_SRC" "$FUSE_MNT" \
+			</dev/null >>"$RESULTS/slowfs.log" 2>&1 &
+		echo \$! >"$pidfile"
+		i=0
+		until mountpoint -q "$FUSE_MNT"; do
+			i=\$((i + 1))
+			if ! kill -0 \$! 2>/dev/null || [ "\$i" -ge 1000 ]; then
+				echo "fuse-remount.sh: slowfs did not mount $FUSE_MNT (see $RESULTS/slowfs.log)" >&2
+				exit 1
+			fi
+			sleep 0.01
+		done
+	SH
+	chmod +x "$BIN/fuse-unmount.sh" "$BIN/fuse-remount.sh"
+}
+
+# At exit, whatever happened: no slowfs mount left behind.
+fuse_cleanup() {
+	if [[ -x $BIN/fuse-unmount.sh ]]; then
+		"$BIN/fuse-unmount.sh" || true
+	fi
 }
 
 # True if luafind accepts the predicate given as arguments.
@@ -284,6 +432,9 @@ print_environment() {
 	echo "settings:  runs $RUNS, warmup $WARMUP, chain runs $CHAIN_RUNS, rounds $ROUNDS$( ((COLD)) && echo ", cold (disk queries)")"
 	if wanted_disk; then
 		echo "disk tree: $DISK_TREE on $(stat -f -c %T "$DISK_DIR") ($(df --output=source "$DISK_DIR" | tail -n1))"
+	fi
+	if wanted_fuse; then
+		echo "slowfs:    $SLOWFS: $FUSE_SRC on $FUSE_MNT, delay $FUSE_DELAY us, timeout $FUSE_TIMEOUT s, runs $FUSE_RUNS"
 	fi
 	echo "results:   $RESULTS"
 }
@@ -337,6 +488,10 @@ run_query() {
 	if ((COLD)) && [[ $query == disk-* ]]; then
 		warmup=0
 		prep=(--prepare "sh -c 'sync && echo 3 > $DROP_CACHES'")
+	fi
+	if [[ $query == fuse-* ]]; then
+		warmup=0
+		prep=(--prepare "$BIN/fuse-remount.sh")
 	fi
 	for ((round = 1; round <= ROUNDS; round++)); do
 		local json=$RESULTS/$query.round$round.json
@@ -393,13 +548,29 @@ tree_query() {
 	esac
 }
 
+# The fuse queries ($1: fuse-list or fuse-size) on the slowfs mount.
+fuse_query() {
+	local T=$FUSE_MNT pred=()
+	NAMES=() CMDS=()
+	[[ $1 == fuse-size ]] && pred=(-size +16k)
+	add_cmd luafind "$LUAFIND $T ${pred[*]}"
+	add_cmd luafind-j1 "$LUAFIND -j1 $T ${pred[*]}"
+	add_cmd lf-nouring "env LUAFIND_IO_URING=0 $LUAFIND $T ${pred[*]}"
+	add_cmd find "find $T ${pred[*]}"
+	add_cmd bfs "bfs $T ${pred[*]}"
+	[[ -z $BFS4 ]] || add_cmd bfs4 "$BFS4 $T ${pred[*]}"
+	[[ $1 == fuse-size ]] || add_cmd fd "fdfind -uu --color never . $T"
+}
+
 # Title of a tree query.
 tree_title() {
 	local where=""
 	if [[ $1 == disk-* ]]; then
 		where=", disk tree ($( ((COLD)) && echo cold || echo warm))"
+	elif [[ $1 == fuse-* ]]; then
+		where=", slowfs tree ($FUSE_DELAY us a request, timeout $FUSE_TIMEOUT s, remounted every run)"
 	fi
-	case ${1#disk-} in
+	case ${1#*-} in
 	list) echo "list all$where" ;;
 	name) echo "-name '*.c'$where" ;;
 	size) echo "-size +16k$where" ;;
@@ -416,6 +587,14 @@ run_tree_queries() {
 			echo "luafind      skipped: $(cut -f2 "$RESULTS/$q.unsupported")" |
 				tee -a "$RESULTS/tables.txt"
 		fi
+	done
+	for q in fuse-list fuse-size; do
+		[[ ",$ONLY," == *",$q,"* ]] || continue
+		fuse_query "$q"
+		# Mounted for check_cmds' run; hyperfine remounts before each run.
+		"$BIN/fuse-remount.sh" || die "cannot mount slowfs on $FUSE_MNT"
+		run_query "$q" "$(tree_title "$q")" "$FUSE_RUNS"
+		"$BIN/fuse-unmount.sh" || warn "cannot unmount $FUSE_MNT"
 	done
 }
 
@@ -558,6 +737,13 @@ main() {
 	check_prereqs
 	RESULTS=$BENCH_DIR/results/$(date +%Y%m%d-%H%M%S)
 	mkdir -p "$RESULTS"
+	if wanted_fuse; then
+		mkdir -p "$BIN"
+		write_fuse_scripts
+		trap fuse_cleanup EXIT
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
+	fi
 	prepare_trees
 	print_environment | tee "$RESULTS/tables.txt"
 	run_tree_queries
