@@ -303,12 +303,12 @@ check_lua() {
 	n=$("$luafind" --stats "$t" -lua 'size > 100' 2>&1 >/dev/null | counter stats)
 	[ "$n" -eq 1001 ] || fail "-lua on size made $n stats, expected 1001"
 	mkdir -p "$work/empty"
-	base=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$work/empty" \
+	base=$(LUAFIND_IO_URING=0 ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$work/empty" \
 		-lua 'name:match("%.c$")' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
-	n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
+	n=$(LUAFIND_IO_URING=0 ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
 		-lua 'name:match("%.c$")' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
 	[ "$n" -eq "$base" ] || fail "strace: -lua on name made $n stat calls, $base for an empty dir"
-	n=$(ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
+	n=$(LUAFIND_IO_URING=0 ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/st" "$luafind" "$t" \
 		-lua 'size > 100' >/dev/null && awk '$NF ~ /stat/ { s += $4 } END { print s + 0 }' "$work/st")
 	[ "$n" -eq $((base + 1000)) ] || fail "strace: -lua on size made $n stat calls, expected $base + 1000"
 	# A syntax error is reported before the walk: nothing printed, status 1.

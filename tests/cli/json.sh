@@ -36,7 +36,7 @@ need_cmd python3 "parsing the JSON output"
 
 # Stat-family syscalls made by "luafind $@", counted by strace (as checks.sh).
 stat_calls() {
-	ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/strace.txt" "$luafind" "$@" >/dev/null
+	LUAFIND_IO_URING=0 ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/strace.txt" "$luafind" "$@" >/dev/null
 	awk '$NF ~ /^(newfstatat|statx|lstat|stat|fstat|fstatat64)$/ { s += $4 } END { print s + 0 }' "$work/strace.txt"
 }
 

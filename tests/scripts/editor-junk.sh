@@ -42,7 +42,7 @@ mkdir empty
 stats() {
 	st_tree=$1
 	shift
-	strace -f -e trace=/stat -o strace.out "$luafind" --run editor-junk "$@" "$st_tree" >/dev/null 2>&1
+	LUAFIND_IO_URING=0 strace -f -e trace=/stat -o strace.out "$luafind" --run editor-junk "$@" "$st_tree" >/dev/null 2>&1
 	grep -E '^[0-9]+ +(newfstatat|fstatat64|statx|stat|lstat|stat64|lstat64)\(' strace.out |
 		grep -c -v AT_EMPTY_PATH
 }
