@@ -19,9 +19,9 @@
  * directories itself, as it would without the queue; a dormant queue's jobs
  * get no kids.  A job counts its worker's voluntary context switches
  * (getrusage); one that blocked wakes every worker, and a run of
- * UNBLOCKED_RUN jobs that did not puts the queue back to sleep.  Wall time against CPU time cannot tell: a worker
- * preempted on a busy machine looks blocked, and more workers then make it
- * busier still.
+ * UNBLOCKED_RUN jobs that did not puts the queue back to sleep.  Wall time
+ * against CPU time cannot tell: a worker preempted on a busy machine looks
+ * blocked, and more workers then make it busier still.
  */
 #define _GNU_SOURCE
 #include "ioq.h"

@@ -77,9 +77,9 @@ struct lf_ioq_work {
  * A queue with @workers threads (started when the first job comes), at most
  * @max_jobs jobs live (each holds one fd once open), whose workers may set
  * up @rings io_uring instances for their stats between them (one fd each;
- * the others stat by themselves), for a walk whose
- * directories deeper than @maxdepth are not read (-1: no limit) and whose
- * entries shallower than @mindepth are not evaluated (their stats unwanted).
+ * the others stat by themselves), for a walk whose directories deeper than
+ * @maxdepth are not read (-1: no limit) and whose entries shallower than
+ * @mindepth are not evaluated (their stats unwanted).
  * @return NULL with errno set
  */
 struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, unsigned rings, int maxdepth, int mindepth);

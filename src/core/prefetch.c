@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 enum {
@@ -370,7 +369,6 @@ struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, cons
 	pthread_mutex_unlock(&pf->lock);
 	return win;
 }
-
 
 struct lf_pf_window *lf_prefetch_adopt(struct lf_prefetch *pf, unsigned count, const struct lf_stat *st,
 				       const int *err)

@@ -848,7 +848,6 @@ static bool looks_like_expression(const char *arg)
 	return strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0;
 }
 
-/* A fresh command line: find's defaults, "now" taken once. */
 /* An environment variable that turns something off: "0", "no", "off" or "false", in any case. */
 static bool env_says_no(const char *v)
 {
@@ -856,6 +855,7 @@ static bool env_says_no(const char *v)
 		     strcasecmp(v, "false") == 0);
 }
 
+/* A fresh command line: find's defaults, "now" taken once, LUAFIND_IO_URING. */
 static void cmdline_init(struct lf_ctx *ctx, struct lf_cmdline *cmd)
 {
 	struct lf_walk_opts init = LF_WALK_OPTS_INIT;
