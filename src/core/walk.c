@@ -207,6 +207,11 @@ size_t lf_walk_dirs_left(const struct lf_walk *w)
 	return n + (w->opts.order == LF_ORDER_BREADTH ? lf_bfs_dirs_left(w) : lf_dfs_dirs_left(w));
 }
 
+const char *lf_walk_root(const struct lf_walk *w, size_t i)
+{
+	return i < w->opts.nroots ? w->opts.roots[i] : NULL;
+}
+
 bool lf_walk_had_error(const struct lf_walk *w)
 {
 	return w->had_error;

@@ -151,6 +151,16 @@ enum lf_walk_flags {
 	 * trace the walk's syscalls (io_uring's are made by kernel threads).
 	 */
 	LF_WALK_NO_IO_URING = 1 << 6,
+	/**
+	 * Never read a root that is the directory /, however it is spelled
+	 * or linked to ("//", "/tmp/..", a link to / under LF_COMFOLLOW or
+	 * LF_LOGICAL): the identity of the fd the walk opened is compared with
+	 * /'s (one fstat per root directory), so nothing swapped in after a
+	 * caller's own check gets through.  Such a root becomes an
+	 * LF_VISIT_ERROR entry with error EPERM, and none of its contents is
+	 * returned.  For deleting walks: -delete sets it.
+	 */
+	LF_WALK_REFUSE_SLASH = 1 << 7,
 };
 
 /** Options of a walk. */
@@ -330,6 +340,12 @@ int lf_entry_delete(struct lf_entry *e);
 
 /** The counters of @w so far. */
 const struct lf_counters *lf_walk_counters(const struct lf_walk *w);
+
+/**
+ * The path of root @i of @w (entry->root), as opts.roots gave it; NULL if
+ * @i is out of range.
+ */
+const char *lf_walk_root(const struct lf_walk *w, size_t i);
 
 /**
  * How many directories @w has seen but not read yet: the directory records

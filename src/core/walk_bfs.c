@@ -151,7 +151,7 @@ static int node_fd(struct lf_walk *w, struct bnode *n)
 		return -1;
 	}
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY |
-		    (w->opts.symlinks == LF_LOGICAL ? 0 : O_NOFOLLOW);
+		    (lf_walk_opens_following(w, false) ? 0 : O_NOFOLLOW);
 	while (len > 0) {
 		struct bnode *c = s->chain[--len];
 		unsigned pinned = a->flags & F_PINNED;
@@ -359,9 +359,13 @@ static int start_next_dir(struct lf_walk *w)
 		}
 	}
 	int fd = -1;
-	bool follow = w->opts.symlinks == LF_LOGICAL || (!n->parent && w->opts.symlinks == LF_COMFOLLOW);
 	if (at_fd >= 0 || !n->parent) {
-		fd = lf_walk_open_dir(w, at_fd, n->name, follow);
+		fd = lf_walk_open_dir(w, at_fd, n->name, lf_walk_opens_following(w, !n->parent));
+	}
+	if (fd >= 0 && !n->parent && lf_walk_root_is_slash(w, fd)) {
+		lf_walk_close_fd(w, fd);
+		fd = -1;
+		errno = EPERM;
 	}
 	if (n->parent && n->parent->parent) {
 		n->parent->flags &= ~(unsigned)F_PINNED;

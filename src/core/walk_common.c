@@ -118,6 +118,27 @@ int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino)
 	return 0;
 }
 
+bool lf_walk_opens_following(const struct lf_walk *w, bool root)
+{
+	if (root) {
+		return w->opts.symlinks != LF_PHYSICAL;
+	}
+	return lf_walk_is_logical(w) && !(w->opts.flags & LF_WALK_NO_DESCEND_LINKS);
+}
+
+bool lf_walk_root_is_slash(struct lf_walk *w, int fd)
+{
+	if (!(w->opts.flags & LF_WALK_REFUSE_SLASH)) {
+		return false;
+	}
+	struct stat slash;
+	uint64_t dev, ino;
+	if (stat("/", &slash) != 0 || lf_walk_record_id(w, fd, &dev, &ino) != 0) {
+		return true; /* cannot tell: a deleting walk does not go on */
+	}
+	return dev == (uint64_t)slash.st_dev && ino == (uint64_t)slash.st_ino;
+}
+
 void lf_walk_make_room(struct lf_walk *w, int need)
 {
 	while (w->open_fds + need > w->max_fds && w->evict(w) == 0) {

@@ -680,7 +680,7 @@ static int open_downward(struct lf_walk *w, size_t i)
 	while (j > 0 && w->frames[--j].fd < 0) {
 	}
 	int base = w->frames[j].fd;
-	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (lf_walk_is_logical(w) ? 0 : O_NOFOLLOW);
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (lf_walk_opens_following(w, false) ? 0 : O_NOFOLLOW);
 	size_t pos = childoff(w, &w->frames[j]);
 	int fd = base;
 	while (pos < f->pathlen) {
@@ -892,7 +892,7 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 	size_t t = w->nframes - 1;
 	int at_fd = root ? AT_FDCWD : w->frames[t].fd;
 	size_t nameoff = root ? 0 : childoff(w, &w->frames[t]);
-	bool follow = lf_walk_is_logical(w) || (root && w->opts.symlinks == LF_COMFOLLOW);
+	bool follow = lf_walk_opens_following(w, root);
 	int fd = -1, err = 0;
 
 	w->path[w->pend.pathlen] = '\0';
@@ -915,6 +915,10 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		fd = lf_walk_open_dir(w, at_fd, w->path + nameoff, follow);
 		if (fd < 0) {
 			err = errno;
+		} else if (root && lf_walk_root_is_slash(w, fd)) {
+			lf_walk_close_fd(w, fd);
+			fd = -1;
+			err = EPERM;
 		}
 	}
 	if (!root) {

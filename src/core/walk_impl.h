@@ -205,6 +205,18 @@ void lf_walk_close_fd(struct lf_walk *w, int fd);
 int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino);
 void lf_walk_make_room(struct lf_walk *w, int need); /* evict until @need fds fit */
 int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow);
+/*
+ * Whether the directory the walk opens for an entry follows a final link:
+ * roots under LF_COMFOLLOW and LF_LOGICAL, entries below them under
+ * LF_LOGICAL unless LF_WALK_NO_DESCEND_LINKS (a deleting walk opens what it
+ * examined, never a link swapped in for it since).
+ */
+bool lf_walk_opens_following(const struct lf_walk *w, bool root);
+/*
+ * Under LF_WALK_REFUSE_SLASH, whether the root directory @fd is / (one
+ * fstat): then the caller closes it and makes the root an EPERM error.
+ */
+bool lf_walk_root_is_slash(struct lf_walk *w, int fd);
 int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted);
 /*
  * Read the next records of @fd with one getdents64 call of a bounded buffer,

@@ -900,7 +900,7 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		 * Deleting never goes through a link below the roots, but the
 		 * tests still see what -L says they see.
 		 */
-		cmd->opts.flags |= LF_WALK_NO_DESCEND_LINKS;
+		cmd->opts.flags |= LF_WALK_NO_DESCEND_LINKS | LF_WALK_REFUSE_SLASH;
 	}
 	if (cmd->delete && p->has_prune && !p->explicit_depth) {
 		error_here(p, "The -delete action automatically turns on -depth, but -prune does nothing when "

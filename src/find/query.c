@@ -23,6 +23,9 @@ struct lf_query {
 	char **words; /* copies of the expression, which points into them */
 	int nwords;
 	bool finished;
+	/* The walk and root whose refusal of / was checked last (-delete). */
+	const struct lf_walk *checked_walk;
+	size_t checked_root;
 };
 
 LF_PUBLIC void lf_ctx_set_progname(struct lf_ctx *ctx, const char *name)
@@ -107,21 +110,31 @@ LF_PUBLIC void lf_query_walk_opts(const struct lf_query *q, struct lf_walk_opts 
 	}
 }
 
+/*
+ * A host's walk may start anywhere, in any order and without
+ * LF_WALK_REFUSE_SLASH: -delete still never takes /.  Each root is
+ * checked at its first entry, which under -depth is deep inside it: a
+ * new walk (its first entry), another walker or another root.
+ */
+static bool root_refused(struct lf_query *q, const struct lf_walk *w, const struct lf_entry *e)
+{
+	bool first = lf_walk_counters(w)->entries <= 1 || w != q->checked_walk || e->root != q->checked_root;
+	q->checked_walk = w;
+	q->checked_root = e->root;
+	const char *root = first ? lf_walk_root(w, e->root) : NULL;
+	if (!root || !lf_run_refused_root(&q->cmd, &root, 1)) {
+		return false;
+	}
+	lf_run_report_refusal(q->ctx, root, strlen(root));
+	q->run.ev.status = 1;
+	q->run.ev.stop = true;
+	return true;
+}
+
 LF_PUBLIC bool lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e)
 {
-	if (e->depth == 0 && e->visit != LF_VISIT_ERROR) {
-		/* A host's walk may start anywhere: -delete still never takes /. */
-		const char *root = e->path;
-		if (lf_run_refused_root(&q->cmd, &root, 1)) {
-			FILE *fp = lf_diag_begin(q->ctx);
-			fputs("refusing to delete ", fp);
-			lf_diag_quote(fp, e->path, e->pathlen);
-			fputs(": it is the root directory /", fp);
-			lf_diag_end(q->ctx, LF_ERROR_USAGE, e->path, e->pathlen, 0);
-			q->run.ev.status = 1;
-			q->run.ev.stop = true;
-			return false;
-		}
+	if (q->cmd.delete && root_refused(q, w, e)) {
+		return false;
 	}
 	return lf_run_entry(&q->run, w, e) == LF_RUN_TRUE;
 }

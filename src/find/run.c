@@ -107,6 +107,16 @@ static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, 
 		if (e->error == ENOENT && r->cmd->ignore_race && e->depth > 0) {
 			return LF_RUN_SKIPPED;
 		}
+		if (e->depth == 0 && e->error == EPERM && r->cmd->delete &&
+		    lf_path_is_root_dir(e->path, r->cmd->opts.symlinks != LF_PHYSICAL)) {
+			/* The walk found / behind the root (LF_WALK_REFUSE_SLASH):
+			 * the run stops before anything else is deleted. */
+			lf_out_flush(ev->out);
+			lf_run_report_refusal(r->cmd->ctx, e->path, e->pathlen);
+			ev->status = 1;
+			ev->stop = true;
+			return LF_RUN_ERROR;
+		}
 		lf_eval_walk_error(ev); /* a -depth visit of it then says nothing more */
 		if (r->report_errors) {
 			lf_out_flush(ev->out);
@@ -136,21 +146,32 @@ bool lf_run_must_stop(const struct lf_run *r)
 	return r->ev.quit || r->ev.stop || r->ev.out->err;
 }
 
-bool lf_path_is_root_dir(const char *path)
+bool lf_path_is_root_dir(const char *path, bool follow)
 {
 	struct stat slash, st;
-	return stat("/", &slash) == 0 && lstat(path, &st) == 0 && st.st_dev == slash.st_dev &&
-	       st.st_ino == slash.st_ino;
+	int r = follow ? stat(path, &st) : lstat(path, &st);
+	return stat("/", &slash) == 0 && r == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino;
 }
 
 const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
 {
+	/* The walk follows a root that is a link under -H and -L: so does this. */
+	bool follow = cmd->opts.symlinks != LF_PHYSICAL;
 	for (size_t i = 0; cmd->delete && i < nroots; i++) {
-		if (lf_path_is_root_dir(roots[i])) {
+		if (lf_path_is_root_dir(roots[i], follow)) {
 			return roots[i];
 		}
 	}
 	return NULL;
+}
+
+void lf_run_report_refusal(struct lf_ctx *ctx, const char *path, size_t len)
+{
+	FILE *fp = lf_diag_begin(ctx);
+	fputs("refusing to delete ", fp);
+	lf_diag_quote(fp, path, len);
+	fputs(": it is the root directory /", fp);
+	lf_diag_end(ctx, LF_ERROR_USAGE, path, len, 0);
 }
 
 /*
@@ -166,11 +187,7 @@ static int walk_roots(struct lf_run *r, const char *const *roots, size_t nroots)
 	struct lf_eval *ev = &r->ev;
 	const char *slash = lf_run_refused_root(cmd, roots, nroots);
 	if (slash) {
-		FILE *fp = lf_diag_begin(ctx);
-		fputs("refusing to delete ", fp);
-		lf_diag_quote(fp, slash, strlen(slash));
-		fputs(": it is the root directory /", fp);
-		lf_diag_end(ctx, LF_ERROR_USAGE, slash, strlen(slash), 0);
+		lf_run_report_refusal(ctx, slash, strlen(slash));
 		ev->status = 1;
 		return -1;
 	}

@@ -65,18 +65,23 @@ enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_e
 bool lf_run_must_stop(const struct lf_run *r);
 
 /**
- * The root of @roots that is / (in any spelling: "//", "/tmp/..") when
- * @cmd deletes, which must then be refused before anything is done; NULL
- * otherwise.  A symbolic link to / is only a link.
+ * The root of @roots that is / (in any spelling: "//", "/tmp/..", and under
+ * -H or -L a symbolic link to /, which the walk follows) when @cmd deletes,
+ * which must then be refused before anything is done; NULL otherwise.  The
+ * walk checks again on the directory it opens (LF_WALK_REFUSE_SLASH), and
+ * lf_run_entry() then stops the run with the same refusal.
  */
 const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots);
 
+/** Report that -delete refuses @path, the root directory /, as a usage error. */
+void lf_run_report_refusal(struct lf_ctx *ctx, const char *path, size_t len);
+
 /**
- * Whether @path names / (in any spelling: "//", "/tmp/.."), not following a
- * final symbolic link: -delete, lf.remove_tree and the scripts' --apply
- * refuse it.
+ * Whether @path names / (in any spelling: "//", "/tmp/.."), following a
+ * final symbolic link only if @follow: -delete, lf.remove_tree and the
+ * scripts' --apply refuse it.
  */
-bool lf_path_is_root_dir(const char *path);
+bool lf_path_is_root_dir(const char *path, bool follow);
 
 /**
  * Walk @roots (cmd->roots if NULL) to the end, or -files0-from's names when

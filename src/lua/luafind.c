@@ -175,7 +175,7 @@ __attribute__((visibility("default"))) void lf_lua_walk_done(lua_State *L, struc
 /* is_root_dir(path): whether path names / (run.c's rule, the one -delete keeps). */
 static int mod_is_root_dir(lua_State *L)
 {
-	lua_pushboolean(L, lf_path_is_root_dir(luaL_checkstring(L, 1)));
+	lua_pushboolean(L, lf_path_is_root_dir(luaL_checkstring(L, 1), false));
 	return 1;
 }
 

@@ -202,8 +202,17 @@ check_delete_refusals() {
 		grep -q "cannot delete .*Invalid argument" "$work/err" || fail "no EINVAL for '$root'"
 	done
 	[ -d "$d/keep" ] || fail "a root ending in . or .. was removed"
-	# A symlink to / is only a link.
+	# A symlink to / is followed under -H and -L: refused there (-maxdepth 0,
+	# so that were it not, only rmdir of the link would fail; cli.refuse_root
+	# tries the whole walk in a chroot).  Under -P it is only a link.
 	ln -s / "$d/slash"
+	for mode in -H -L; do
+		if "$luafind" "$mode" "$d/slash" -maxdepth 0 -delete 2>"$work/err"; then
+			fail "-delete of a link to / under $mode succeeded"
+		fi
+		grep -q "refusing to delete '$d/slash': it is the root directory /" "$work/err" ||
+			fail "no refusal for a link to / under $mode"
+	done
 	"$luafind" "$d/slash" -delete || fail "deleting a link to / failed"
 	[ ! -L "$d/slash" ] && [ -d /usr ] || fail "link to / not removed as a link"
 	echo "ok: -delete refusals"

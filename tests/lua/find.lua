@@ -477,6 +477,15 @@ do
   T.same(collect(d), {d, d .. "/x", d .. "/x/keep.c"}, "empty dirs deleted")
   T.raises("luafind.find: refusing to delete '/': it is the root directory /", find, "/", "-maxdepth", "0", "-delete")
   T.raises("luafind.find: refusing to delete '//'", find, {"/tmp", "//"}, "-maxdepth", "0", "-delete")
+  -- A link to / is followed under -H and -L, so refused there (-maxdepth 0:
+  -- were it not, rmdir of a link only fails); under -P it is only a link.
+  local slash = work .. "/slash"
+  T.sh("ln -s / " .. T.q(slash))
+  for _, mode in ipairs{"-H", "-L"} do
+    T.raises("luafind.find: refusing to delete '" .. slash .. "': it is the root directory /",
+      find, slash, mode, "-maxdepth", "0", "-delete")
+  end
+  T.same(collect(slash, "-maxdepth", "0", "-delete"), {slash}, "-P -delete of a link to /")
   T.ok("find: -delete")
 end
 

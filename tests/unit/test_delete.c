@@ -32,6 +32,7 @@ static char swap_dir[PATH_MAX];    /* the victim's full path */
 static char swap_target[PATH_MAX]; /* where the link will point, or the move goes */
 static bool swap_moves;            /* move swap_dir to swap_target instead */
 static int swaps_done;
+static bool walk_logical; /* delete_walk as -L -delete walks: LF_LOGICAL, no descent through links */
 
 int __real_openat(int dirfd, const char *path, int flags, ...);
 
@@ -99,6 +100,7 @@ static int setup(void **state)
 	swap_name[0] = '\0';
 	swap_moves = false;
 	swaps_done = 0;
+	walk_logical = false;
 	return 0;
 }
 
@@ -123,6 +125,10 @@ static int delete_walk(const char *root, int max_fds, bool *swap_reported, int *
 	opts.order = LF_ORDER_POST;
 	opts.max_fds = max_fds;
 	opts.flags = LF_WALK_SORT; /* a deterministic order: "d" before "keep" */
+	if (walk_logical) {
+		opts.symlinks = LF_LOGICAL;
+		opts.flags |= LF_WALK_NO_DESCEND_LINKS;
+	}
 	struct lf_walk *w = lf_walk_open(&opts);
 	assert_non_null(w);
 	struct lf_entry *e;
@@ -215,11 +221,118 @@ static void test_swap_evicted_ancestor(void **state)
 	assert_true(exists("tree/victim/keep/precious"));
 }
 
+/*
+ * As -L -delete walks (issue 20, item 11): the victim, a real directory
+ * when it was read and stat'ed (following links, as -L does), is a link
+ * to the outside when it is opened.  Opening it must not follow the link.
+ */
+static void test_swap_before_open_logical(void **state)
+{
+	walk_logical = true;
+	test_swap_before_open(state);
+}
+
+/*
+ * Under LF_LOGICAL an evicted ancestor is reopened downwards by name when
+ * ".." does not lead back to it: here that finds the victim itself, still
+ * in the tree, so its own entries may go; the outside must not.
+ */
+static void test_swap_evicted_ancestor_logical(void **state)
+{
+	(void)state;
+	walk_logical = true;
+	make_dir("tree/victim");
+	char rel[PATH_MAX] = "tree/victim";
+	for (int i = 0; i < 8; i++) {
+		strcat(rel, "/d");
+		make_dir(rel);
+	}
+	make_dir("tree/victim/keep");
+	make_file("tree/victim/keep/precious");
+	snprintf(swap_name, sizeof(swap_name), "..");
+	snprintf(swap_dir, sizeof(swap_dir), "%s/tree/victim/d", base);
+	snprintf(swap_target, sizeof(swap_target), "%s/outside/d", base);
+	swap_moves = true;
+
+	char root[PATH_MAX];
+	snprintf(root, sizeof(root), "%s/tree", base);
+	bool reported = false;
+	int err = 0;
+	delete_walk(root, 3, &reported, &err);
+	assert_int_equal(swaps_done, 1);
+	assert_outside_intact();
+}
+
+/*
+ * LF_WALK_REFUSE_SLASH: / as a root, spelt as a link under LF_COMFOLLOW
+ * and LF_LOGICAL, or as "/tmp/..", is an EPERM error entry and none of its
+ * contents is returned (nothing is deleted here: the walk only reads).
+ */
+static void test_refuse_slash(void **state)
+{
+	(void)state;
+	char link[PATH_MAX];
+	snprintf(link, sizeof(link), "%s/slash", base);
+	assert_int_equal(symlink("/", link), 0);
+	const struct {
+		const char *root;
+		enum lf_symlinks symlinks;
+		enum lf_order order;
+	} cases[] = {
+		{link, LF_COMFOLLOW, LF_ORDER_POST}, {link, LF_LOGICAL, LF_ORDER_POST},
+		{link, LF_COMFOLLOW, LF_ORDER_PRE},  {"/tmp/..", LF_PHYSICAL, LF_ORDER_POST},
+		{link, LF_LOGICAL, LF_ORDER_BREADTH},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *roots[] = {cases[i].root};
+		struct lf_walk_opts opts = LF_WALK_OPTS_INIT;
+		opts.roots = roots;
+		opts.nroots = 1;
+		opts.symlinks = cases[i].symlinks;
+		opts.order = cases[i].order;
+		opts.maxdepth = 1;
+		opts.flags = LF_WALK_REFUSE_SLASH | LF_WALK_NO_DESCEND_LINKS;
+		struct lf_walk *w = lf_walk_open(&opts);
+		assert_non_null(w);
+		struct lf_entry *e;
+		int r, refused = 0;
+		while ((r = lf_walk_next(w, &e)) > 0) {
+			assert_int_equal(e->depth, 0);
+			if (e->visit == LF_VISIT_ERROR) {
+				assert_int_equal(e->error, EPERM);
+				refused++;
+			}
+		}
+		assert_int_equal(r, 0);
+		assert_int_equal(refused, 1);
+		assert_int_equal(lf_walk_close(w), 0);
+	}
+	/* Without the flag, / is read as any directory. */
+	const char *roots[] = {link};
+	struct lf_walk_opts opts = LF_WALK_OPTS_INIT;
+	opts.roots = roots;
+	opts.nroots = 1;
+	opts.symlinks = LF_COMFOLLOW;
+	opts.maxdepth = 1;
+	struct lf_walk *w = lf_walk_open(&opts);
+	assert_non_null(w);
+	struct lf_entry *e;
+	int deeper = 0;
+	while (lf_walk_next(w, &e) > 0) {
+		deeper += e->depth == 1;
+	}
+	assert_true(deeper > 0);
+	assert_int_equal(lf_walk_close(w), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_swap_before_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swap_evicted_ancestor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_swap_before_open_logical, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_swap_evicted_ancestor_logical, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refuse_slash, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,3 +57,11 @@ target_link_options(test_stat PRIVATE LINKER:--wrap=statx)
 # The trees are made under mkdtemp() in /tmp; the walk tests build a few
 # trees of 10,000 entries and chains 2,000 deep.
 set_tests_properties(unit.dir unit.stat unit.walk PROPERTIES TIMEOUT 300)
+
+# A C host's deleting query refuses a link to / under -H and -L, whatever
+# its walk's order and flags (unlinkat wrapped: nothing is ever removed).
+add_executable(test_query_refuse ${CMAKE_CURRENT_LIST_DIR}/test_query_refuse.c)
+target_link_libraries(test_query_refuse PRIVATE lf_find PkgConfig::CMOCKA)
+target_link_options(test_query_refuse PRIVATE LINKER:--wrap=unlinkat)
+set_target_properties(test_query_refuse PROPERTIES C_EXTENSIONS ON)
+add_test(NAME unit.query_refuse COMMAND test_query_refuse)
