@@ -394,7 +394,9 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 		if (!lua_istable(L, -1)) {
 			luaL_error(L, FN ": bad option 'allow' (expected a table, got %s)", luaL_typename(L, -1));
 		}
-		lua_Integer n = luaL_len(L, -1);
+		/* Raw: a __len or __index of the caller's could answer otherwise
+		 * the next time (push_policy reads it again, as raw). */
+		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
 		for (lua_Integer i = 1; i <= n; i++) {
 			lua_rawgeti(L, -1, i);
 			const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
@@ -541,29 +543,45 @@ static const char **push_policy(lua_State *L, const struct find_args *a, bool *s
 	if (boxed && a->safe == 0) {
 		luaL_error(L, FN ": safe = false is not allowed in the sandbox");
 	}
+	/*
+	 * The option table is the caller's, and anything it holds may have
+	 * changed since parse_args() (a finalizer may run at any allocation):
+	 * read it once, raw, and check every name again.  The names are kept
+	 * in the list's own user value, not by the caller's table.
+	 */
 	lua_Integer n = 0;
+	int allow = 0;
 	if (a->allow) {
-		lua_getfield(L, 1, "allow");
-		n = luaL_len(L, -1);
-		lua_pop(L, 1);
+		lua_pushliteral(L, "allow");
+		if (lua_rawget(L, 1) != LUA_TTABLE) {
+			luaL_error(L, FN ": bad option 'allow' (expected a table)");
+		}
+		allow = lua_gettop(L);
+		n = (lua_Integer)lua_rawlen(L, allow);
 	}
-	const char **list = lua_newuserdatauv(L, ((size_t)n + 2) * sizeof(*list), 0);
+	const char **list = lua_newuserdatauv(L, ((size_t)n + 2) * sizeof(*list), 1);
+	int pins = lua_gettop(L);
+	lua_createtable(L, (int)n, 0);
 	size_t k = 0;
 	if (delete_ok) {
 		list[k++] = "-delete";
 	}
-	if (a->allow) {
-		lua_getfield(L, 1, "allow");
-		for (lua_Integer i = 1; i <= n; i++) {
-			lua_rawgeti(L, -1, i);
-			const char *name = lua_tostring(L, -1); /* pinned by the table, argument 1 */
-			lua_pop(L, 1);
-			if (boxed && !(delete_ok && strcmp(name, "-delete") == 0)) {
-				luaL_error(L, FN ": allow: %s is not allowed in the sandbox", name);
-			}
-			list[k++] = name;
+	for (lua_Integer i = 1; i <= n; i++) {
+		lua_rawgeti(L, allow, i);
+		const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+		if (!name || !lf_parse_unsafe_primary(name)) {
+			luaL_error(L, FN ": bad option 'allow' (%s is not a primary the safe policy refuses)",
+				   luaL_tolstring(L, -1, NULL));
 		}
-		lua_pop(L, 1);
+		if (boxed && !(delete_ok && strcmp(name, "-delete") == 0)) {
+			luaL_error(L, FN ": allow: %s is not allowed in the sandbox", name);
+		}
+		lua_rawseti(L, -2, i); /* pinned by the list */
+		list[k++] = name;
+	}
+	lua_setiuservalue(L, pins, 1);
+	if (allow) {
+		lua_remove(L, allow);
 	}
 	list[k] = NULL;
 	return list;

@@ -489,6 +489,30 @@ do
   T.ok("find: -delete")
 end
 
+-- The allow list is read once and raw (issue 20, item 1): a __len that
+-- answers differently the second time, or changes the table when read,
+-- crashed the process (an 8-byte write out of bounds, strcmp(NULL)).
+do
+  local sb <close> = lf.sandbox{allow = {"delete"}}
+  local ok, msg = sb:run([[
+    local lf = require "luafind"
+    local c = 0
+    local t = setmetatable({}, {__len = function() c = c + 1; return c == 1 and 0 or -2 end})
+    for _ in lf.find({"/tmp", allow = t}, "-maxdepth", "0", "-false") do end
+    local u, c2 = {"-delete"}, 0
+    setmetatable(u, {__len = function(x) c2 = c2 + 1; if c2 > 1 then rawset(x, 1, {}) end; return 1 end})
+    for _ in lf.find({"/tmp", allow = u}, "-maxdepth", "0", "-false") do end
+    local v = setmetatable({}, {__index = function() return "-delete" end, __len = function() return 1e6 end})
+    for _ in lf.find({"/tmp", allow = v}, "-maxdepth", "0", "-false") do end
+    return "survived"
+  ]])
+  assert(ok and msg == "survived", msg)
+  local t = setmetatable({"-fprint"}, {__len = function(x) rawset(x, 1, {}); return 1 end})
+  T.same(collect({root, allow = t}, "-maxdepth", "0"), {root}, "allow read raw")
+  T.raises("bad option 'allow'", find, {root, allow = {{}}}, "-maxdepth", "0")
+  T.ok("find: allow read once, raw")
+end
+
 -- errors: error entries as walk's option says; the expression's own
 -- failures on stderr, or raised with errors = "raise".
 do
