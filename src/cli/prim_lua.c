@@ -115,6 +115,15 @@ static bool eval_lua(const struct lf_expr *x, struct lf_eval *ev)
 {
 	char err[1024];
 	int r = lf_lua_pred_eval(x->data, ev->walk, ev->entry, err, sizeof(err));
+	if (r == -2) {
+		/* A stat field that could not be read: -size's error for the entry. */
+		if (!lf_eval_stat(ev)) {
+			ev->entry_failed = true;
+			return false;
+		}
+		r = -1; /* the stat answered after all: cannot happen, stop safely */
+		snprintf(err, sizeof(err), "%s: a stat field could not be read", ev->entry->path);
+	}
 	if (r < 0) {
 		lf_out_flush(ev->out);
 		lf_diag_kind(ev->cmd->ctx, LF_ERROR_RUNTIME, "-lua: %s", err);

@@ -209,6 +209,7 @@ int lfb_push_field(lua_State *L, struct lfb_walk *lw, int id)
 	}
 	const struct lf_stat *st = e->visit == LF_VISIT_ERROR ? NULL : lf_entry_stat(e, LF_FOLLOW_WALK);
 	if (!st) {
+		lw->stat_failed = true; /* -lua makes it the entry's error */
 		lua_pushnil(L); /* a lazy field is one value: e:stat() tells why */
 		return 1;
 	}

@@ -77,6 +77,7 @@ struct lfb_walk {
 	struct lfb_find *find;        /* the filter's state (find.c's) */
 	bool find_failed;             /* the filter failed, once closed */
 	bool cancelled;               /* ended by w:cancel() */
+	bool stat_failed;             /* a stat field of the current entry could not be read */
 	bool bridge;                  /* an entry view of lf_lua_push_entry: */
 	uint64_t bridge_seq;          /* ...the walk's entry count at the push */
 	size_t nroots;

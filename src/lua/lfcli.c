@@ -500,6 +500,9 @@ static void scan_names(lua_State *L, const char *expr, int bound, int used)
 	}
 }
 
+/* Raised by env_index for a stat field whose stat failed: its address. */
+static const char stat_failed_key = 0;
+
 /*
  * _ENV's __index.  Upvalues: 1 the field ids, 2 the helpers, 3 the globals,
  * 4 the walker userdata, 5 the names the expression binds itself.
@@ -518,7 +521,13 @@ static int env_index(lua_State *L)
 			lfb_push_entry(L, lua_upvalueindex(4));
 			return 1;
 		}
-		return lfb_push_field(L, lw, id);
+		lfb_push_field(L, lw, id);
+		if (lw->stat_failed && id >= LFB_F_FIRST_STAT && lua_isnil(L, -1)) {
+			/* Not nil to compare with: the entry's error (lf_lua_pred_eval). */
+			lua_pushlightuserdata(L, (void *)&stat_failed_key);
+			return lua_error(L);
+		}
+		return 1;
 	}
 	lua_pushvalue(L, 2);
 	if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) {
@@ -694,11 +703,19 @@ int lf_lua_pred_eval(struct lf_lua_pred *p, struct lf_walk *w, struct lf_entry *
 	lw->w = w;
 	lw->cur = e;
 	lw->gen++;
+	lw->stat_failed = false;
 	lua_rawgeti(L, LUA_REGISTRYINDEX, p->fn_ref);
 	int status = lua_pcall(L, 0, 1, 0);
 	lw->gen++;
 	lw->cur = NULL;
 	lw->w = NULL;
+	if (lw->stat_failed) {
+		/* Whatever the expression made of it (a pcall, "size == nil"):
+		 * the entry could not be examined. */
+		lua_pop(L, 1);
+		lf_entry_stat(e, LF_FOLLOW_WALK); /* cached: sets its errno, no syscall */
+		return -2;
+	}
 	if (status != LUA_OK) {
 		snprintf(errbuf, errlen, "%.*s: %s", (int)(e->pathlen < INT_MAX ? e->pathlen : INT_MAX),
 			 e->path, error_text(L));

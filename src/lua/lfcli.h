@@ -105,7 +105,10 @@ struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, c
  *
  * @param errbuf on a runtime error, receives "PATH: MESSAGE"
  * @return 1 if the value is true, 0 if false or nil, -1 on a runtime error
- *         (the caller must stop the walk: a failing query never goes on)
+ *         (the caller must stop the walk: a failing query never goes on),
+ *         -2 when the expression read a stat field of @e whose stat failed,
+ *         with errno set: an error of this entry only, as a failed stat is
+ *         for find's tests (reported, false even under "!", the walk goes on)
  */
 int lf_lua_pred_eval(struct lf_lua_pred *p, struct lf_walk *w, struct lf_entry *e, char *errbuf,
 		     size_t errlen);

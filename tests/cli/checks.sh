@@ -181,6 +181,40 @@ check_errors() {
 	echo "ok: usage errors"
 }
 
+# A -lua stat field whose stat fails (issue 20, item 12): find's -size
+# behaviour, the file's errno reported, the entry false even under "!", the
+# walk completed, exit 1; with and without -lua-errors skip.
+check_lua_stat_errors() {
+	need_gnu_find "-size's errors to compare with"
+	need_nodac "a stat that fails as root"
+	t=$work/lse
+	rm -rf "$t"
+	mkdir -p "$t/a" "$t/d" "$t/z"
+	: >"$t/a/f"
+	: >"$t/d/f"
+	: >"$t/z/f"
+	chmod 600 "$t/d" # readable, not searchable: d/f is listed, its stat fails
+	LC_ALL=C run_as --nodac /usr/bin/find "$t" -type f -size -1000c >"$work/want" 2>"$work/want.err" && fail "find: status 0"
+	for q in "-lua size<1000" "-lua-errors skip -lua size<1000" "-lua e.size<1000" "-lua (size==nil)"; do
+		status=0
+		# shellcheck disable=SC2086 # the words of q
+		run_as --nodac "$luafind" "$t" -type f $q >"$work/got" 2>"$work/got.err" || status=$?
+		[ "$status" -eq 1 ] || fail "$q: status $status"
+		normalize_err "$work/got.err" "$work/want.err"
+		if [ "$q" = "-lua (size==nil)" ]; then
+			[ ! -s "$work/got" ] || fail "$q: printed $(cat "$work/got")"
+		else
+			sort -o "$work/got" "$work/got"
+			sort "$work/want" | cmp -s - "$work/got" || fail "$q: printed $(cat "$work/got")"
+		fi
+		cmp -s "$work/want.err" "$work/got.err" || fail "$q: said $(cat "$work/got.err")"
+	done
+	out=$(run_as --nodac "$luafind" "$t" -type f ! -lua 'size < 1000' 2>/dev/null) && fail "! -lua: status 0"
+	[ -z "$out" ] || fail "! -lua made the failed entry true: $out"
+	chmod 700 "$t/d"
+	echo "ok: a -lua stat field whose stat fails is the entry's error, as for -size"
+}
+
 # -delete refuses /, keeps a root of ".", refuses roots ending in "." or "..".
 check_delete_refusals() {
 	d=$work/refuse
