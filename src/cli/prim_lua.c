@@ -43,13 +43,28 @@
  */
 static lua_State *cli_lua;
 
+static int preload_protected(lua_State *L)
+{
+	lf_cli_status_preload(L); /* the scripts' progress line */
+	return 0;
+}
+
+/* The state, made on first use; NULL with errno set (ENOMEM) if it cannot be. */
 static lua_State *get_state(struct lf_ctx *ctx)
 {
 	if (!cli_lua) {
-		cli_lua = lf_lua_new(ctx);
-		if (cli_lua) {
-			lf_cli_status_preload(cli_lua); /* the scripts' progress line */
+		lua_State *L = lf_lua_new(ctx);
+		if (!L) {
+			return NULL;
 		}
+		/* Every call into Lua is protected: out of memory is an error, not a panic. */
+		lua_pushcfunction(L, preload_protected);
+		if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+			lua_close(L);
+			errno = ENOMEM;
+			return NULL;
+		}
+		cli_lua = L;
 	}
 	return cli_lua;
 }
@@ -200,15 +215,23 @@ static void push_script_dirs(lua_State *L)
 #endif
 }
 
-int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv)
+/* The arguments of run_named_protected. */
+struct run_named {
+	const char *name;
+	int argc;
+	char **argv;
+};
+
+/*
+ * lf_cli_run_named's calls into Lua, protected: returns true and the
+ * runner's result, or false and the message saying why the runner could
+ * not be loaded; raises what the runner raises.
+ */
+static int run_named_protected(lua_State *L)
 {
-	lua_State *L = get_state(ctx);
-	if (!L) {
-		lf_diag(ctx, "cannot create a Lua state: %s", strerror(errno));
-		return 1;
-	}
-	lua_pushcfunction(L, traceback);
-	int handler = lua_gettop(L);
+	const struct run_named *a = lua_touserdata(L, 1);
+	lua_settop(L, 0);
+	lua_pushboolean(L, true);
 	/*
 	 * The runner is lua/luafind/runner.lua, found on package.path (beside
 	 * the executable when installed): require it here, so that a failure
@@ -220,22 +243,49 @@ int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv
 	if (lua_pcall(L, 1, 1, 0) != LUA_OK || !lua_istable(L, -1) ||
 	    lua_getfield(L, -1, "main") != LUA_TFUNCTION) {
 		const char *msg = lua_isstring(L, -1) ? lua_tostring(L, -1) : "it has no main()";
-		lf_diag(ctx, "%s: cannot load the script runner: %s", name ? "--run" : "--list-scripts", msg);
-		lua_settop(L, handler - 1);
-		return 1;
+		lua_pushboolean(L, false);
+		lua_replace(L, 1);
+		lua_pushfstring(L, "%s: cannot load the script runner: %s", a->name ? "--run" : "--list-scripts",
+				msg);
+		lua_replace(L, 2);
+		lua_settop(L, 2);
+		return 2;
 	}
 	lua_remove(L, -2); /* the module */
-	lua_pushstring(L, name ? "run" : "list");
+	lua_pushstring(L, a->name ? "run" : "list");
 	push_script_dirs(L);
-	lua_pushstring(L, name ? name : "");
-	lua_createtable(L, argc, 0);
-	for (int i = 0; i < argc; i++) {
-		lua_pushstring(L, argv[i]);
+	lua_pushstring(L, a->name ? a->name : "");
+	lua_createtable(L, a->argc, 0);
+	for (int i = 0; i < a->argc; i++) {
+		lua_pushstring(L, a->argv[i]);
 		lua_rawseti(L, -2, i + 1);
 	}
-	if (lua_pcall(L, 4, 1, handler) != LUA_OK) {
+	lua_call(L, 4, 1); /* errors reach lf_cli_run_named's handler */
+	return 2;
+}
+
+int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv)
+{
+	lua_State *L = get_state(ctx);
+	if (!L) {
+		lf_diag(ctx, "cannot create a Lua state: %s", strerror(errno));
+		return 1;
+	}
+	struct run_named a = {name, argc, argv};
+	lua_pushcfunction(L, traceback);
+	int handler = lua_gettop(L);
+	lua_pushcfunction(L, run_named_protected);
+	lua_pushlightuserdata(L, &a);
+	if (lua_pcall(L, 1, 2, handler) != LUA_OK) {
 		fflush(stdout);
-		lf_diag(ctx, "%s", lua_tostring(L, -1));
+		const char *msg = lua_tostring(L, -1);
+		lf_diag(ctx, "%s", msg ? msg : "not enough memory");
+		lua_settop(L, 0);
+		return 1;
+	}
+	if (!lua_toboolean(L, -2)) {
+		lf_diag(ctx, "%s", lua_tostring(L, -1)); /* the runner could not be loaded */
+		lua_settop(L, 0);
 		return 1;
 	}
 	int status = lua_isinteger(L, -1) ? (int)lua_tointeger(L, -1) : lua_toboolean(L, -1) || lua_isnil(L, -1) ? 0 : 1;

@@ -576,6 +576,8 @@ static int load_module(lua_State *L)
 static int compile_protected(lua_State *L)
 {
 	struct lf_lua_pred *p = lua_touserdata(L, 1);
+	lua_pushstring(L, lua_touserdata(L, 2)); /* here: it may run out of memory */
+	lua_replace(L, 2);
 	lua_settop(L, 2);
 
 	int mod = load_module(L);
@@ -684,7 +686,7 @@ struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, c
 	int base = lua_gettop(L);
 	lua_pushcfunction(L, compile_protected);
 	lua_pushlightuserdata(L, p);
-	lua_pushstring(L, expr);
+	lua_pushlightuserdata(L, (void *)expr);
 	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
 		snprintf(errbuf, errlen, "-lua: %s", error_text(L));
 		lua_settop(L, base);

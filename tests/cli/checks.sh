@@ -181,6 +181,53 @@ check_errors() {
 	echo "ok: usage errors"
 }
 
+# Out of memory anywhere (issue 20, item 13): a shim (MALLOC_FAIL) makes
+# the allocator fail from the Nth call on, for every N of a -lua query (every
+# 5th or 15th N of longer runs: a script, the sandbox, --run): an error message and a non-zero
+# status, or the same output as without it, never an abort or a crash
+# (Lua's "PANIC: unprotected error" aborted).
+check_malloc_fail() {
+	[ -n "${MALLOC_FAIL:-}" ] || fail "MALLOC_FAIL (the allocator shim) is not set"
+	if ldd "$luafind" | grep -q libasan; then
+		echo "skipped: the sanitizers' allocator cannot be replaced"
+		exit 77
+	fi
+	t=$work/mf
+	rm -rf "$t"
+	mkdir -p "$t/d"
+	: >"$t/d/a"
+	echo 'local lf = require "luafind"
+for e in lf.find(arg[1], "-type", "f") do print(e.path) end
+for e in lf.walk{arg[1]} do print(e.name, e.size) end' >"$t/s.lua"
+	total=0
+	one() { # STEP CMD...
+		step=$1
+		shift
+		MALLOC_COUNT_FILE=$t/count LD_PRELOAD=$MALLOC_FAIL "$@" >"$t/want" 2>"$t/err" || fail "$*: fails without a failing allocator"
+		calls=$(cat "$t/count")
+		[ "$calls" -gt 100 ] || fail "$*: the shim counted $calls allocations"
+		n=1
+		while [ "$n" -le $((calls + 2)) ]; do
+			status=0
+			MALLOC_FAIL_AT=$n LD_PRELOAD=$MALLOC_FAIL "$@" >"$t/got" 2>"$t/err" || status=$?
+			[ "$status" -lt 128 ] || fail "$* with allocation $n failing: killed (status $status): $(head -c 300 "$t/err")"
+			if [ "$status" -ne 0 ]; then
+				[ -s "$t/err" ] || fail "$* with allocation $n failing: status $status and no message"
+			elif ! cmp -s "$t/want" "$t/got"; then
+				fail "$* with allocation $n failing: status 0 and other output: $(head -c 300 "$t/got")"
+			fi
+			n=$((n + step))
+			total=$((total + 1))
+		done
+	}
+	one 1 "$luafind" "$t/d" -lua 'size > 3'
+	one 5 "$luafind" "$t/d" -name 'a*' -printf '%p %s\n' -exec echo {} +
+	one 5 "$luafind" --script "$t/s.lua" "$t/d"
+	one 5 "$luafind" --sandbox --max-memory 8M --script "$t/s.lua" "$t/d"
+	one 15 "$luafind" --run du "$t/d"
+	echo "ok: $total runs out of memory at every allocation: messages and statuses, no abort"
+}
+
 # A -lua stat field whose stat fails (issue 20, item 12): find's -size
 # behaviour, the file's errno reported, the entry false even under "!", the
 # walk completed, exit 1; with and without -lua-errors skip.
