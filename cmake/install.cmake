@@ -5,7 +5,7 @@
 #   luafind_shared  lib/libluafind.so   the same, exporting only the API of
 #                                       luafind.h (cmake/libluafind.map); Lua
 #                                       symbols are left to the host
-#   include/luafind/{luafind,walk,stat,query,error}.h
+#   include/luafind/{luafind,walk,stat,isolate,query,error}.h
 #                                               #include <luafind/luafind.h>
 #   ${LUAFIND_INSTALL_CMODDIR}/luafind/core.so  require "luafind.core"
 #   ${LUAFIND_INSTALL_LMODDIR}/luafind/*.lua    require "luafind"
@@ -48,6 +48,16 @@ else()
   set(LF_PC_URING "")
 endif()
 set(LF_CONFIG_URING ${LUAFIND_IO_URING})
+# libseccomp (lf_isolate_start's filter, src/core/isolate.c), likewise.
+if(LUAFIND_SECCOMP)
+  target_link_libraries(luafind_static INTERFACE
+    $<BUILD_INTERFACE:PkgConfig::SECCOMP> $<INSTALL_INTERFACE:luafind::seccomp>)
+  target_link_libraries(luafind_shared PRIVATE PkgConfig::SECCOMP)
+  set(LF_PC_SECCOMP " libseccomp")
+else()
+  set(LF_PC_SECCOMP "")
+endif()
+set(LF_CONFIG_SECCOMP ${LUAFIND_SECCOMP})
 target_link_options(luafind_shared PRIVATE
   -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/libluafind.map)
 set_target_properties(luafind_shared PROPERTIES
@@ -67,6 +77,7 @@ set(LUAFIND_PUBLIC_HEADERS
   ${PROJECT_SOURCE_DIR}/src/lua/luafind.h
   ${PROJECT_SOURCE_DIR}/src/core/walk.h
   ${PROJECT_SOURCE_DIR}/src/core/stat.h
+  ${PROJECT_SOURCE_DIR}/src/core/isolate.h
   ${PROJECT_SOURCE_DIR}/src/find/query.h
   ${PROJECT_SOURCE_DIR}/src/find/error.h)
 file(COPY ${LUAFIND_PUBLIC_HEADERS} DESTINATION ${PROJECT_BINARY_DIR}/include/luafind)

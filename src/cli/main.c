@@ -11,6 +11,7 @@
  *     walk_impl.h     walker state and the internal interface of the walk files
  *     dir.[ch]        getdents64
  *     stat.[ch]       statx with an fstatat fallback
+ *     isolate.[ch]    a confined child process for untrusted work (--isolate)
  *   src/find/       find's language as a library (lf_find, no Lua: also in
  *                   the Lua module, for luafind.find)
  *     parse.[ch]      argv -> options, paths and an expression tree
@@ -36,6 +37,7 @@
 #include "color.h"
 #include "diag.h"
 #include "expr.h"
+#include "isolate.h"
 #include "output.h"
 #include "parse.h"
 #include "prim_lua.h"
@@ -47,6 +49,7 @@
 #include <limits.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +119,8 @@ static void usage(const struct lf_ctx *ctx)
 	       "     --run SCRIPT runs a bundled cleanup script (dry run unless --apply)\n"
 	       "     --sandbox [--max-memory SIZE] [--max-steps N] [--allow delete,link,actions]\n"
 	       "       before --script: run it in a sandbox (no io, os, require of files; safe lf.find)\n"
+	       "     --isolate [--max-cpu SECONDS] [--deadline SECONDS] [--isolate-read PATH]\n"
+	       "       run it all in a child process that can read but not change anything\n"
 	       "\n"
 	       "See luafind(1) and luafind-lua(3) for details.\n",
 	       ctx->progname, ctx->progname, ctx->progname);
@@ -194,6 +199,9 @@ struct cli_opts {
 	const char *find_opt; /* the first -H, -L, -O or -D: find's, refused before a script */
 	int script_argc;      /* the script's arguments */
 	char **script_argv;
+	bool isolate;         /* --isolate: all of it in a confined child process */
+	struct lf_isolate_opts iso;
+	const char **iso_read; /* --isolate-read PATH..., argc long */
 };
 
 /*
@@ -242,6 +250,25 @@ static int sandbox_option(struct lf_ctx *ctx, const char *opt, const char *val, 
 	} else {
 		o->limits.max_steps = v;
 	}
+	return 0;
+}
+
+/* --max-cpu SECONDS, --deadline SECONDS, --isolate-read PATH: --isolate's. */
+static int isolate_option(struct lf_ctx *ctx, const char *opt, const char *val, struct cli_opts *o)
+{
+	if (strcmp(opt, "--isolate-read") == 0) {
+		o->iso_read[o->iso.nread_paths++] = val;
+		o->iso.read_paths = o->iso_read;
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(val, &end, 10);
+	if (errno || end == val || *end || val[0] == '-' || v == 0) {
+		lf_diag(ctx, "%s: invalid number of seconds '%s'", opt, val);
+		return -1;
+	}
+	*(opt[2] == 'm' ? &o->iso.cpu_seconds : &o->iso.wall_seconds) = v;
 	return 0;
 }
 
@@ -303,6 +330,19 @@ static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_o
 			o->stats = true;
 		} else if (strcmp(a, "--sandbox") == 0) {
 			o->sandbox = true;
+		} else if (strcmp(a, "--isolate") == 0) {
+			o->isolate = true;
+		} else if (strcmp(a, "--max-cpu") == 0 || strcmp(a, "--deadline") == 0 ||
+			   strcmp(a, "--isolate-read") == 0) {
+			if (i + 1 >= argc) {
+				lf_diag(ctx, "%s needs an argument", a);
+				return -1;
+			}
+			if (isolate_option(ctx, a, argv[i + 1], o) != 0) {
+				return -1;
+			}
+			o->isolate = true;
+			i++;
 		} else if (strcmp(a, "--max-memory") == 0 || strcmp(a, "--max-steps") == 0 ||
 			   strcmp(a, "--allow") == 0) {
 			if (i + 1 >= argc || sandbox_option(ctx, a, argv[i + 1], o) != 0) {
@@ -370,6 +410,79 @@ static int run(struct lf_cmdline *cmd, bool stats)
 	return status;
 }
 
+/* Run the script, the bundled script or the find command line. */
+static int dispatch(const struct cli_opts *o, struct lf_cmdline *cmd)
+{
+	if (!o->script && !o->run_name && !o->list_scripts) {
+		return run(cmd, o->stats);
+	}
+	int status;
+	if (o->script) {
+		status = lf_cli_run_script(cmd->ctx, o->script, o->script_argc, o->script_argv,
+					   o->sandbox ? &o->limits : NULL);
+	} else {
+		status = lf_cli_run_named(cmd->ctx, o->run_name, o->script_argc, o->script_argv);
+	}
+	if (o->stats) { /* the walks the script made */
+		struct lf_counters c;
+		lf_cli_lua_counters(&c);
+		fflush(stdout);
+		print_stats(cmd->ctx, &c, c.entries);
+	}
+	return status;
+}
+
+struct isolated_work {
+	const struct cli_opts *o;
+	struct lf_cmdline *cmd;
+};
+
+/* In the isolated child: the same run, to its end. */
+static int isolated_work(void *arg)
+{
+	const struct isolated_work *w = arg;
+	int status = dispatch(w->o, w->cmd);
+	lf_cli_close_lua();
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		lf_diag(w->cmd->ctx, "write error");
+		status = 1;
+	}
+	return status;
+}
+
+/*
+ * --isolate: dispatch() in a child process confined by lf_isolate_start()
+ * (rlimits, Landlock, a seccomp filter), its output copied to ours.  Under
+ * --max-memory, the child's address space may be twice the Lua cap and
+ * 512 MiB more (the executable, libraries, thread stacks, the walk).
+ */
+static int isolated(struct lf_ctx *ctx, struct cli_opts *o, struct lf_cmdline *cmd)
+{
+	if (o->limits.max_memory && !o->iso.max_memory) {
+		size_t cap = o->limits.max_memory;
+		o->iso.max_memory = cap > SIZE_MAX / 4 ? SIZE_MAX : 2 * cap + ((size_t)512 << 20);
+	}
+	struct isolated_work w = {o, cmd};
+	struct lf_isolate *iso = lf_isolate_start(&o->iso, isolated_work, &w);
+	if (!iso) {
+		lf_diag(ctx, "--isolate: %s", errno == ENOSYS ? "this luafind was built without libseccomp" : strerror(errno));
+		return 1;
+	}
+	struct lf_isolate_result res;
+	if (lf_isolate_finish(iso, STDOUT_FILENO, &res) != 0) {
+		lf_diag(ctx, "'standard output': %s", strerror(errno));
+		return 1;
+	}
+	if (res.end == LF_ISOLATE_EXITED) {
+		return res.status;
+	}
+	if (res.end != LF_ISOLATE_FILTERED || strcmp(res.syscall, "?") == 0) { /* else the child said it */
+		char buf[128];
+		lf_diag(ctx, "--isolate: %s", lf_isolate_describe(&res, buf, sizeof(buf)));
+	}
+	return 1;
+}
+
 /*
  * Messages start with the name the program was run as, like find's: "find:"
  * when luafind is installed as find.  Without its directory, though (GNU
@@ -405,10 +518,17 @@ int main(int argc, char **argv)
 	struct cli_reporter reporter = {ctx, argc, argv, map, 0};
 	lf_ctx_set_reporter(ctx, cli_report, &reporter, NULL, NULL);
 	struct cli_opts o = {0};
+	o.iso = (struct lf_isolate_opts)LF_ISOLATE_OPTS_INIT;
+	o.iso_read = malloc(((size_t)argc + 1) * sizeof(*o.iso_read));
+	if (!o.iso_read) {
+		fprintf(stderr, "luafind: %s\n", strerror(errno));
+		return 1;
+	}
 	int fargc = 0;
 	if (split_options(ctx, argc, argv, &o, fargv, map, &fargc) != 0) {
 		free(fargv);
 		free(map);
+		free(o.iso_read);
 		lf_ctx_free(ctx);
 		return 2; /* a usage error in luafind's own options */
 	}
@@ -437,26 +557,19 @@ int main(int argc, char **argv)
 			: o.script	 ? " (a script chooses with lf.walk's follow option)"
 					 : " (the scripts never follow symbolic links)");
 		status = 2;
-	} else if (o.script || o.run_name || o.list_scripts) {
-		if (o.script) {
-			status = lf_cli_run_script(ctx, o.script, o.script_argc, o.script_argv,
-						   o.sandbox ? &o.limits : NULL);
-		} else {
-			status = lf_cli_run_named(ctx, o.run_name, o.script_argc, o.script_argv);
-		}
-		if (o.stats) { /* the walks the script made */
-			struct lf_counters c;
-			lf_cli_lua_counters(&c);
-			fflush(stdout);
-			print_stats(ctx, &c, c.entries);
-		}
+	} else if (o.isolate && o.list_scripts) {
+		lf_diag(ctx, "--isolate does not apply to --list-scripts");
+		status = 2;
+	} else if (o.isolate) {
+		status = isolated(ctx, &o, &cmd);
 	} else {
-		status = run(&cmd, o.stats);
+		status = dispatch(&o, &cmd);
 	}
 	lf_cmdline_free(&cmd);
 	lf_cli_close_lua(); /* after the expression, whose -lua nodes use it */
 	free(fargv);
 	free(map);
+	free(o.iso_read);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		lf_diag(ctx, "write error");
 		status = 1;

@@ -27,13 +27,13 @@
 
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
-foreach(m dir stat walk wildmatch ring)
+foreach(m dir stat walk wildmatch ring isolate)
   add_executable(test_${m} ${CMAKE_CURRENT_LIST_DIR}/test_${m}.c)
   target_link_libraries(test_${m} PRIVATE lf_core PkgConfig::CMOCKA)
   set_target_properties(test_${m} PROPERTIES C_EXTENSIONS ON)
   add_test(NAME unit.${m} COMMAND test_${m})
 endforeach()
-set_tests_properties(unit.ring PROPERTIES SKIP_RETURN_CODE 77)
+set_tests_properties(unit.ring unit.isolate PROPERTIES SKIP_RETURN_CODE 77)
 if(LUAFIND_IO_URING)
   target_compile_definitions(test_ring PRIVATE LF_HAVE_URING) # a ring must then be had where the kernel has io_uring
 endif()
