@@ -476,10 +476,8 @@ static int isolated(struct lf_ctx *ctx, struct cli_opts *o, struct lf_cmdline *c
 	if (res.end == LF_ISOLATE_EXITED) {
 		return res.status;
 	}
-	if (res.end != LF_ISOLATE_FILTERED || strcmp(res.syscall, "?") == 0) { /* else the child said it */
-		char buf[128];
-		lf_diag(ctx, "--isolate: %s", lf_isolate_describe(&res, buf, sizeof(buf)));
-	}
+	char buf[128];
+	lf_diag(ctx, "--isolate: %s", lf_isolate_describe(&res, buf, sizeof(buf)));
 	return 1;
 }
 

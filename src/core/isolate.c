@@ -4,10 +4,11 @@
  * back through a pipe, and the parent's account of how it ended.
  *
  * The child tells the parent what happened through a second pipe, the
- * report pipe, one byte record at a time: 'L' once Landlock confines it,
- * 'S' and an errno when a setup step failed, 'F' and the system call's
- * number when the filter stopped one (written by the SIGSYS handler, which
- * may only make async-signal-safe calls).  Exit statuses stay the work's.
+ * report pipe, one record at a time (a letter and an int): 'L' once
+ * Landlock confines it, 'S' and an errno when a setup step failed, 'F' and
+ * the system call's number when the filter stopped one (written by the
+ * SIGSYS handler, which may only make async-signal-safe calls; the parent
+ * names it).  Exit statuses stay the work's.
  */
 #define _GNU_SOURCE
 #include "isolate.h"
@@ -78,10 +79,10 @@ static void report(char what, int value)
 
 /*
  * The system calls the filter stops, by name (the numbers are looked up
- * for this architecture when the filter is built); their names are what
- * the SIGSYS handler prints, so they are resolved before it can run.
+ * for this architecture when the filter is built).  Arrays of characters,
+ * not of pointers: the core keeps no writable (relocated) data.
  */
-static const char *const stopped[] = {
+static const char stopped[][24] = {
 	"execve",   "execveat", "fork",     "vfork",      "socketpair", "connect",   "bind",
 	"listen",   "accept",   "accept4",  "sendto",     "sendmsg",    "creat",     "unlink",
 	"unlinkat", "rename",   "renameat", "renameat2",  "mkdir",      "mkdirat",   "rmdir",
@@ -92,29 +93,15 @@ static const char *const stopped[] = {
 	"chroot",   "process_vm_writev", "kexec_load",
 };
 
-/* Rules with conditions, stopped when the condition says a change: */
-static const char *const conditional[] = {"open", "openat", "clone", "kill", "tgkill", "tkill", "socket"};
-
-#define NSTOPPED (sizeof(stopped) / sizeof(stopped[0]) + sizeof(conditional) / sizeof(conditional[0]))
-static int stopped_nr[NSTOPPED];
-static const char *stopped_name[NSTOPPED];
-
+/*
+ * SIGSYS, from a trapped system call: its number to the parent, which
+ * names it (lf_isolate_describe), and the end.  Async-signal-safe.
+ */
 static void on_sigsys(int sig, siginfo_t *si, void *uctx)
 {
 	(void)sig;
 	(void)uctx;
-	int nr = si->si_syscall;
-	report('F', nr);
-	static const char head[] = "luafind: isolated: the filter stopped system call ";
-	put(STDERR_FILENO, head, sizeof(head) - 1);
-	const char *name = "?";
-	for (size_t i = 0; i < NSTOPPED; i++) {
-		if (stopped_nr[i] == nr && stopped_name[i]) {
-			name = stopped_name[i];
-		}
-	}
-	put(STDERR_FILENO, name, strlen(name));
-	put(STDERR_FILENO, "\n", 1);
+	report('F', si->si_syscall);
 	_exit(126);
 }
 
@@ -156,11 +143,9 @@ static int apply_landlock(const struct lf_isolate_opts *o)
 	if (ruleset < 0) {
 		return -1;
 	}
-	static const char *const slash[] = {"/"};
-	const char *const *paths = o->nread_paths ? o->read_paths : slash;
 	size_t n = o->nread_paths ? o->nread_paths : 1;
 	for (size_t i = 0; i < n; i++) {
-		int fd = open(paths[i], O_PATH | O_CLOEXEC);
+		int fd = open(o->nread_paths ? o->read_paths[i] : "/", O_PATH | O_CLOEXEC);
 		if (fd < 0) {
 			continue; /* nothing to read there: it stays closed */
 		}
@@ -198,7 +183,7 @@ static int rule(scmp_filter_ctx f, uint32_t action, const char *name, unsigned n
 }
 
 /* What a read-only walk, Lua, PCRE2's JIT and the result pipe need. */
-static const char *const allowed[] = {
+static const char allowed[][24] = {
 	"read", "readv", "pread64", "preadv", "write", "writev", "close", "close_range", "lseek",
 	"fstat", "newfstatat", "stat", "lstat", "statx", "getdents64", "readlink", "readlinkat",
 	"access", "faccessat", "faccessat2", "fcntl", "dup", "dup2", "dup3", "fstatfs", "statfs",
@@ -291,20 +276,6 @@ static int build_filter(pid_t self)
 	return r;
 }
 
-/* Resolve the numbers of the stopped system calls for the SIGSYS handler. */
-static void resolve_stopped(void)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < sizeof(stopped) / sizeof(stopped[0]); i++, k++) {
-		stopped_nr[k] = seccomp_syscall_resolve_name(stopped[i]);
-		stopped_name[k] = stopped[i];
-	}
-	for (size_t i = 0; i < sizeof(conditional) / sizeof(conditional[0]); i++, k++) {
-		stopped_nr[k] = seccomp_syscall_resolve_name(conditional[i]);
-		stopped_name[k] = conditional[i];
-	}
-}
-
 static void set_limit(int resource, rlim_t soft, rlim_t hard)
 {
 	struct rlimit rl = {soft, hard};
@@ -354,7 +325,6 @@ static void child(const struct lf_isolate_opts *o, int out_w, int report_w, int 
 	if (ll == 0) {
 		report('L', 0);
 	}
-	resolve_stopped();
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_sigsys;

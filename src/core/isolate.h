@@ -38,10 +38,8 @@
  *    for writing, execve, fork, a process other than a thread, sockets
  *    other than AF_UNIX's (which NSS probes get EACCES for), connect,
  *    unlink, rename, mkdir, link, chmod, chown, truncate, mknod, ptrace
- *    and kill of another process stop the child at once: it writes
- *    "luafind: isolated: the filter stopped system call NAME" on standard
- *    error and exits, and the result says LF_ISOLATE_FILTERED with the
- *    name.  Any other system call fails with EPERM (io_uring among them:
+ *    and kill of another process stop the child at once, and the result
+ *    says LF_ISOLATE_FILTERED with the system call's name.  Any other system call fails with EPERM (io_uring among them:
  *    the walk then stats by itself), clone3 with ENOSYS (threads are made
  *    with clone).
  *

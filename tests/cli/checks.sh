@@ -181,6 +181,51 @@ check_errors() {
 	echo "ok: usage errors"
 }
 
+# --isolate (issue 20): the same results from a confined child; writing,
+# a new process and -delete stopped by the filter with a clear message and
+# nothing changed; --max-cpu and --deadline end a spinning script.
+check_isolate() {
+	t=$work/iso
+	rm -rf "$t"
+	mkdir -p "$t/tree/a" "$t/tree/b"
+	: >"$t/tree/a/x.c"
+	: >"$t/tree/b/y.c"
+	: >"$t/tree/b/z.h"
+	if ! "$luafind" --isolate "$t/tree" -maxdepth 0 >/dev/null 2>"$work/err"; then
+		grep -q "built without libseccomp" "$work/err" && skip_tool libseccomp "luafind --isolate"
+		fail "--isolate: $(cat "$work/err")"
+	fi
+	"$luafind" "$t/tree" -name '*.c' -lua 'size >= 0' | sort >"$work/want"
+	"$luafind" --isolate "$t/tree" -name '*.c' -lua 'size >= 0' | sort >"$work/got"
+	cmp -s "$work/want" "$work/got" || fail "--isolate: other results: $(cat "$work/got")"
+	echo 'local lf = require "luafind"
+for e in lf.find(arg[1], "-name", "*.h") do print(e.name) end' >"$t/find.lua"
+	out=$("$luafind" --sandbox --isolate --script "$t/find.lua" "$t/tree") || fail "--sandbox --isolate --script: failed"
+	[ "$out" = z.h ] || fail "--sandbox --isolate --script: printed $out"
+	expect_stopped() { # WHAT MESSAGE ARGS...
+		what=$1 msg=$2
+		shift 2
+		status=0
+		timeout 20 "$luafind" --isolate "$@" >/dev/null 2>"$work/err" || status=$?
+		[ "$status" -eq 1 ] || fail "$what: status $status: $(cat "$work/err")"
+		grep -q -e "$msg" "$work/err" || fail "$what: said $(cat "$work/err")"
+	}
+	echo 'io.open(arg[1], "w")' >"$t/write.lua"
+	expect_stopped "a file opened for writing" "--isolate: the filter stopped system call openat" --script "$t/write.lua" "$t/written"
+	[ ! -e "$t/written" ] || fail "--isolate: the file was written"
+	echo 'os.execute("touch " .. arg[1])' >"$t/exec.lua"
+	expect_stopped "os.execute" "the filter stopped a system call made with signals blocked" --script "$t/exec.lua" "$t/touched"
+	[ ! -e "$t/touched" ] || fail "--isolate: a command ran"
+	expect_stopped "-delete" "the filter stopped system call unlinkat" "$t/tree" -name '*.c' -delete
+	[ -e "$t/tree/a/x.c" ] || fail "--isolate -delete deleted"
+	echo 'while true do end' >"$t/spin.lua"
+	expect_stopped "--max-cpu 1" "--isolate: CPU time limit exceeded" --max-cpu 1 --script "$t/spin.lua"
+	expect_stopped "--deadline 1" "--isolate: time limit exceeded" --deadline 1 --script "$t/spin.lua"
+	"$luafind" --isolate --max-cpu 0 --script "$t/spin.lua" 2>"$work/err" && fail "--max-cpu 0 accepted"
+	grep -q "invalid number of seconds '0'" "$work/err" || fail "--max-cpu 0: $(cat "$work/err")"
+	echo "ok: --isolate: the same results, writes, commands and -delete stopped, CPU and wall limits"
+}
+
 # Out of memory anywhere (issue 20, item 13): a shim (MALLOC_FAIL) makes
 # the allocator fail from the Nth call on, for every N of a -lua query (every
 # 5th or 15th N of longer runs: a script, the sandbox, --run): an error message and a non-zero

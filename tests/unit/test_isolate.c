@@ -225,7 +225,9 @@ static void test_limits(void **state)
 	o.cpu_seconds = 1;
 	struct lf_isolate_result res = run(&o, work_spin, out, sizeof(out));
 	assert_int_equal(res.end, LF_ISOLATE_CPU);
-	assert_true(res.cpu_seconds >= 0.9 && res.cpu_seconds < 3);
+	if (!(res.cpu_seconds >= 0.5 && res.cpu_seconds < 3)) { /* the kernel checks RLIMIT_CPU on ticks */
+		fail_msg("a 1 s CPU limit: %.3f s of CPU", res.cpu_seconds);
+	}
 
 	o = (struct lf_isolate_opts)LF_ISOLATE_OPTS_INIT;
 	o.wall_seconds = 1;
