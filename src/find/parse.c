@@ -591,14 +591,18 @@ static int precedence(char op)
 	return op == '&' ? 3 : op == '|' ? 2 : op == ',' ? 1 : 0;
 }
 
-static const struct {
-	lf_eval_fn *eval;
-	const char *name;
-} binary_ops[] = {
-	[LF_EXPR_AND] = {lf_eval_and, "-a"},
-	[LF_EXPR_OR] = {lf_eval_or, "-o"},
-	[LF_EXPR_COMMA] = {lf_eval_comma, ","},
-};
+/* A node of binary operator @kind: a switch, since a table of pointers would be writable data (layers.globals). */
+static struct lf_expr *binary_new(enum lf_expr_kind kind)
+{
+	switch (kind) {
+	case LF_EXPR_AND:
+		return lf_expr_new(lf_eval_and, kind, "-a");
+	case LF_EXPR_OR:
+		return lf_expr_new(lf_eval_or, kind, "-o");
+	default:
+		return lf_expr_new(lf_eval_comma, kind, ",");
+	}
+}
 
 static enum lf_expr_kind binary_kind(char op)
 {
@@ -629,7 +633,7 @@ static int join(struct lf_parser *p, enum lf_expr_kind kind, int argi, struct op
 	struct lf_expr *x = NULL;
 	if (argi >= 0 && depth > LF_EXPR_MAX_DEPTH) {
 		too_deep(p, argi);
-	} else if (!(x = lf_expr_new(binary_ops[kind].eval, kind, binary_ops[kind].name))) {
+	} else if (!(x = binary_new(kind))) {
 		lf_diag(p->cmd->ctx, "%s", strerror(errno));
 	}
 	if (!x) {
