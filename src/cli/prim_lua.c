@@ -86,15 +86,18 @@ static struct lf_expr *parse_lua_errors(struct lf_parser *p, const struct lf_pri
 static bool acts(const struct lf_expr *x)
 {
 	static const char *const names[] = {"-delete", "-exec", "-execdir", "-ok", "-okdir"};
-	if (!x) {
-		return false;
-	}
-	for (size_t i = 0; x->kind == LF_EXPR_PRIMARY && i < sizeof(names) / sizeof(names[0]); i++) {
-		if (strcmp(x->name, names[i]) == 0) {
+	/* Recursing on the left operand only, as expr.c's passes do. */
+	for (; x; x = x->rhs) {
+		for (size_t i = 0; x->kind == LF_EXPR_PRIMARY && i < sizeof(names) / sizeof(names[0]); i++) {
+			if (strcmp(x->name, names[i]) == 0) {
+				return true;
+			}
+		}
+		if (acts(x->lhs)) {
 			return true;
 		}
 	}
-	return acts(x->lhs) || acts(x->rhs);
+	return false;
 }
 
 static void free_pred(void *data)

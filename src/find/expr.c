@@ -22,27 +22,34 @@ struct lf_expr *lf_expr_new(lf_eval_fn *eval, enum lf_expr_kind kind, const char
 	return x;
 }
 
+/*
+ * The passes over a tree recurse on a node's left operand and loop on its
+ * right, so that a chain costs no stack however long (LF_EXPR_MAX_DEPTH).
+ * Only primaries have hooks, so leaves are still met in order.
+ */
+
 void lf_expr_free(struct lf_expr *x)
 {
-	if (x) {
+	while (x) {
+		struct lf_expr *next = x->rhs;
 		lf_expr_free(x->lhs);
-		lf_expr_free(x->rhs);
 		if (x->destroy) {
 			x->destroy(x->data);
 		}
 		free(x);
+		x = next;
 	}
 }
 
 static bool collect_enter(struct lf_expr *x, struct lf_expr ***v, size_t *n, size_t *cap)
 {
-	if (!x) {
-		return true;
-	}
-	if (!collect_enter(x->lhs, v, n, cap) || !collect_enter(x->rhs, v, n, cap)) {
-		return false;
-	}
-	if (x->enter) {
+	for (; x; x = x->rhs) {
+		if (!collect_enter(x->lhs, v, n, cap)) {
+			return false;
+		}
+		if (!x->enter) {
+			continue;
+		}
 		if (*n == *cap) {
 			size_t c = *cap ? 2 * *cap : 4;
 			struct lf_expr **nv = realloc(*v, c * sizeof(**v));
@@ -72,9 +79,8 @@ struct lf_expr **lf_expr_enter_list(struct lf_expr *x, size_t *n)
 
 void lf_expr_finish(struct lf_expr *x, struct lf_eval *ev)
 {
-	if (x) {
+	for (; x; x = x->rhs) {
 		lf_expr_finish(x->lhs, ev);
-		lf_expr_finish(x->rhs, ev);
 		if (x->finish) {
 			x->finish(x, ev);
 		}
@@ -83,7 +89,12 @@ void lf_expr_finish(struct lf_expr *x, struct lf_eval *ev)
 
 bool lf_expr_has_action(const struct lf_expr *x)
 {
-	return x && (x->is_action || lf_expr_has_action(x->lhs) || lf_expr_has_action(x->rhs));
+	for (; x; x = x->rhs) {
+		if (x->is_action || lf_expr_has_action(x->lhs)) {
+			return true;
+		}
+	}
+	return false;
 }
 
 void lf_eval_walk_error(struct lf_eval *ev)
@@ -133,20 +144,52 @@ static bool must_end(const struct lf_eval *ev)
 	return ev->quit || ev->stop || ev->entry_failed;
 }
 
+/*
+ * The operators go down a chain of themselves in a loop (expr.h's shape),
+ * and call into anything else: a long chain takes one frame.
+ */
+
 bool lf_eval_and(const struct lf_expr *x, struct lf_eval *ev)
 {
-	return lf_expr_eval(x->lhs, ev) && !must_end(ev) && lf_expr_eval(x->rhs, ev);
+	for (;;) {
+		if (!lf_expr_eval(x->lhs, ev) || must_end(ev)) {
+			return false;
+		}
+		x = x->rhs;
+		if (x->eval != lf_eval_and) {
+			return lf_expr_eval(x, ev);
+		}
+	}
 }
 
 bool lf_eval_or(const struct lf_expr *x, struct lf_eval *ev)
 {
-	return lf_expr_eval(x->lhs, ev) || (!must_end(ev) && lf_expr_eval(x->rhs, ev));
+	for (;;) {
+		if (lf_expr_eval(x->lhs, ev)) {
+			return true;
+		}
+		if (must_end(ev)) {
+			return false;
+		}
+		x = x->rhs;
+		if (x->eval != lf_eval_or) {
+			return lf_expr_eval(x, ev);
+		}
+	}
 }
 
 bool lf_eval_comma(const struct lf_expr *x, struct lf_eval *ev)
 {
-	lf_expr_eval(x->lhs, ev);
-	return !must_end(ev) && lf_expr_eval(x->rhs, ev);
+	for (;;) {
+		lf_expr_eval(x->lhs, ev);
+		if (must_end(ev)) {
+			return false;
+		}
+		x = x->rhs;
+		if (x->eval != lf_eval_comma) {
+			return lf_expr_eval(x, ev);
+		}
+	}
 }
 
 bool lf_eval_true(const struct lf_expr *x, struct lf_eval *ev)

@@ -1,11 +1,13 @@
 /*
- * parse.c: recursive descent over argv, after GNU find's grammar:
+ * parse.c: find's command line over argv, after GNU find's grammar:
  *
  *	expr   := clause { "," clause }
  *	clause := term { ("-o" | "-or") term }
  *	term   := factor { ["-a" | "-and"] factor }
- *	factor := ("!" | "-not") factor | "(" expr ")" | primary
+ *	factor := ("!" | "-not" | "-exclude") factor | "(" expr ")" | primary
  *
+ * parsed with explicit stacks rather than by recursion (parse_expr), into a
+ * tree of the shape expr.h describes, no deeper than LF_EXPR_MAX_DEPTH.
  * Primaries come from the context's registry, filled by one function per
  * family (primary.h); each row says how many arguments it takes and how to
  * build its node.  Global options
@@ -35,6 +37,15 @@
 #include <time.h>
 #include <unistd.h>
 
+/* A subtree the parser holds: an operand on its stack, or cmd->exclude. */
+struct operand {
+	struct lf_expr *x;
+	/* If x is a chain of -a, -o or ",", its last node (join); if x is "!",
+	 * its operand's (negate). */
+	struct lf_expr *tail;
+	unsigned depth; /* as LF_EXPR_MAX_DEPTH counts (expr.h) */
+};
+
 struct lf_parser {
 	char **argv;
 	int argc;
@@ -50,6 +61,7 @@ struct lf_parser {
 	bool safe;            /* LF_PARSE_SAFE: refuse the primaries with side effects */
 	bool excluding;       /* parsing the operand of -exclude: no actions, no -exclude */
 	const char *const *allow; /* ... but these (NULL-terminated, or NULL) */
+	struct operand exclude;   /* cmd->exclude, as it is built */
 };
 
 /* What the safe policy refuses: everything that acts beyond standard output. */
@@ -141,6 +153,16 @@ void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	verror(p, LF_ERROR_USAGE, p->prim_pos + argoff, fmt, ap);
+	va_end(ap);
+}
+
+/* An error about argument @argi. */
+static void error_at(struct lf_parser *p, int argi, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void error_at(struct lf_parser *p, int argi, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(p, LF_ERROR_USAGE, argi, fmt, ap);
 	va_end(ap);
 }
 
@@ -428,27 +450,6 @@ static bool is(const char *tok, const char *a, const char *b)
 	return tok && (word_is(tok, a) || (b && word_is(tok, b)));
 }
 
-static struct lf_expr *parse_expr(struct lf_parser *p);
-static struct lf_expr *parse_factor(struct lf_parser *p);
-static struct lf_expr *parse_exclude(struct lf_parser *p);
-static struct lf_expr *binary(struct lf_parser *p, lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
-			      struct lf_expr *lhs, struct lf_expr *rhs);
-
-static struct lf_expr *binary(struct lf_parser *p, lf_eval_fn *fn, enum lf_expr_kind kind, const char *name,
-			      struct lf_expr *lhs, struct lf_expr *rhs)
-{
-	struct lf_expr *x = lf_expr_new(fn, kind, name);
-	if (!x) {
-		lf_diag(p->cmd->ctx, "%s", strerror(errno));
-		lf_expr_free(lhs);
-		lf_expr_free(rhs);
-		return NULL;
-	}
-	x->lhs = lhs;
-	x->rhs = rhs;
-	return x;
-}
-
 static struct lf_expr *parse_primary(struct lf_parser *p)
 {
 	const char *tok = p->argv[p->pos];
@@ -517,94 +518,271 @@ static void too_many_parens(struct lf_parser *p)
 	}
 }
 
-static struct lf_expr *parse_factor(struct lf_parser *p)
+/*
+ * The grammar is parsed with explicit stacks, operands and operators, in
+ * the manner of an operator-precedence parser rather than by recursion:
+ * nesting then costs heap, not C stack.  GNU find 4.9 takes 30,000 nested
+ * parentheses, and a host may compile a query on a thread with a small
+ * stack.  What the tree built may cost the recursive passes over it is
+ * bounded apart (expr.h's LF_EXPR_MAX_DEPTH).
+ */
+
+/* An operator waiting on the stack for its operands, or a "(" for its ")". */
+struct pending {
+	char op;  /* '(', '!', 'x' (-exclude), '&' (-a), '|' (-o) or ',' */
+	int argi; /* where it is written; an implied -a: where its right operand starts */
+};
+
+struct stacks {
+	struct operand *vals;
+	size_t nvals, capvals;
+	struct pending *ops;
+	size_t nops, capops;
+	size_t nparens; /* how many of ops are "(" */
+};
+
+static void stacks_free(struct stacks *s)
 {
-	const char *tok = peek(p);
-	if (!tok) {
-		error_here(p, "invalid expression");
-		return NULL;
+	for (size_t i = 0; i < s->nvals; i++) {
+		lf_expr_free(s->vals[i].x);
 	}
-	if (is(tok, "!", "-not")) {
-		p->pos++;
-		if (!peek(p) || is(peek(p), ")", NULL) || is(peek(p), "-o", "-or") || is(peek(p), "-a", "-and") ||
-		    is(peek(p), ",", NULL)) {
-			error_here(p, "expected an expression after '%s'", tok);
-			return NULL;
+	free(s->vals);
+	free(s->ops);
+}
+
+/* Push primary @x as an operand (freed on failure). */
+static int push_val(struct lf_parser *p, struct stacks *s, struct lf_expr *x)
+{
+	if (s->nvals == s->capvals) {
+		size_t cap = s->capvals ? 2 * s->capvals : 16;
+		struct operand *v = realloc(s->vals, cap * sizeof(*v));
+		if (!v) {
+			lf_diag(p->cmd->ctx, "%s", strerror(errno));
+			lf_expr_free(x);
+			return -1;
 		}
-		struct lf_expr *sub = parse_factor(p);
-		return sub ? binary(p, lf_eval_not, LF_EXPR_NOT, "!", sub, NULL) : NULL;
+		s->vals = v;
+		s->capvals = cap;
 	}
-	if (is(tok, "-exclude", NULL)) {
-		return parse_exclude(p);
-	}
-	if (is(tok, "(", NULL)) {
-		p->pos++;
-		if (is(peek(p), ")", NULL)) {
-			error_here(p, "invalid expression; empty parentheses are not allowed.");
-			return NULL;
+	s->vals[s->nvals++] = (struct operand){.x = x, .depth = 1};
+	return 0;
+}
+
+static int push_op(struct lf_parser *p, struct stacks *s, char op, int argi)
+{
+	if (s->nops == s->capops) {
+		size_t cap = s->capops ? 2 * s->capops : 16;
+		struct pending *v = realloc(s->ops, cap * sizeof(*v));
+		if (!v) {
+			lf_diag(p->cmd->ctx, "%s", strerror(errno));
+			return -1;
 		}
-		struct lf_expr *sub = parse_expr(p);
-		if (!sub) {
-			return NULL;
-		}
-		if (!is(peek(p), ")", NULL)) {
-			error_here(p, "invalid expression; I was expecting to find a ')' somewhere but did not see one.");
-			lf_expr_free(sub);
-			return NULL;
-		}
-		p->pos++;
-		return sub;
+		s->ops = v;
+		s->capops = cap;
 	}
-	if (is(tok, "-a", "-and") || is(tok, "-o", "-or") || is(tok, ",", NULL)) {
-		error_here(p, "invalid expression; you have used a binary operator '%s' with nothing before it.", tok);
-		return NULL;
+	s->ops[s->nops++] = (struct pending){.op = op, .argi = argi};
+	s->nparens += op == '(';
+	return 0;
+}
+
+/* How tightly binary operator @op binds; 0 for the others. */
+static int precedence(char op)
+{
+	return op == '&' ? 3 : op == '|' ? 2 : op == ',' ? 1 : 0;
+}
+
+/* A node of binary operator @kind: a switch, since a table of pointers would be writable data (layers.globals). */
+static struct lf_expr *binary_new(enum lf_expr_kind kind)
+{
+	switch (kind) {
+	case LF_EXPR_AND:
+		return lf_expr_new(lf_eval_and, kind, "-a");
+	case LF_EXPR_OR:
+		return lf_expr_new(lf_eval_or, kind, "-o");
+	default:
+		return lf_expr_new(lf_eval_comma, kind, ",");
 	}
-	if (is(tok, ")", NULL)) {
-		too_many_parens(p);
-		return NULL;
+}
+
+static enum lf_expr_kind binary_kind(char op)
+{
+	return op == '&' ? LF_EXPR_AND : op == '|' ? LF_EXPR_OR : LF_EXPR_COMMA;
+}
+
+/* The tree would be deeper than LF_EXPR_MAX_DEPTH: a usage error about argument @argi. */
+static int too_deep(struct lf_parser *p, int argi)
+{
+	error_at(p, argi, "expression nested too deeply (over %d levels)", LF_EXPR_MAX_DEPTH);
+	return -1;
+}
+
+/*
+ * @l KIND @r, into @l.  A chain of one operator leans right and is joined
+ * in place: "(a -a b) -a c" becomes "a -a (b -a c)", which evaluates the
+ * same, and which lf_eval_and goes down in a loop, so that its length costs
+ * no stack (expr.h).  With @argi >= 0 (the operator's argument), a result
+ * deeper than LF_EXPR_MAX_DEPTH is an error.  On failure @r is freed and
+ * @l left as it was.
+ */
+static int join(struct lf_parser *p, enum lf_expr_kind kind, int argi, struct operand *l, struct operand r)
+{
+	bool lchain = l->x->kind == kind;
+	unsigned dl = lchain ? l->depth - 1 : l->depth;
+	unsigned dr = r.x->kind == kind ? r.depth - 1 : r.depth;
+	unsigned depth = 1 + (dl > dr ? dl : dr);
+	struct lf_expr *x = NULL;
+	if (argi >= 0 && depth > LF_EXPR_MAX_DEPTH) {
+		too_deep(p, argi);
+	} else if (!(x = binary_new(kind))) {
+		lf_diag(p->cmd->ctx, "%s", strerror(errno));
 	}
-	return parse_primary(p);
+	if (!x) {
+		lf_expr_free(r.x);
+		return -1;
+	}
+	struct lf_expr **slot = lchain ? &l->tail->rhs : &l->x;
+	x->lhs = *slot;
+	x->rhs = r.x;
+	*slot = x;
+	l->tail = r.x->kind == kind ? r.tail : x;
+	l->depth = depth;
+	return 0;
+}
+
+/*
+ * "!" (written at @argi) before operand @v.  "! ! x" is x, which
+ * evaluates the same (a failed test ends the entry whatever its value,
+ * run.c), so that "!" never nests in "!".
+ */
+static int negate(struct lf_parser *p, struct operand *v, int argi)
+{
+	struct lf_expr *x = v->x;
+	if (x->kind == LF_EXPR_NOT) {
+		v->x = x->lhs;
+		v->depth--;
+		x->lhs = NULL;
+		lf_expr_free(x);
+		return 0;
+	}
+	if (v->depth + 1 > LF_EXPR_MAX_DEPTH) {
+		return too_deep(p, argi);
+	}
+	struct lf_expr *n = lf_expr_new(lf_eval_not, LF_EXPR_NOT, "!");
+	if (!n) {
+		lf_diag(p->cmd->ctx, "%s", strerror(errno));
+		return -1;
+	}
+	n->lhs = x;
+	v->x = n;
+	v->depth++;
+	return 0; /* v->tail stays the operand's, for a "!" that takes this one away */
 }
 
 /*
  * -exclude FACTOR (bfs): entries FACTOR is true for are left out, before
  * anything else is evaluated for them, and directories are not entered.
- * The operand goes to cmd->exclude; in the expression, -exclude is true.
+ * The operand on top goes to cmd->exclude, joined by -o to those of the
+ * -exclude before; in the expression, -exclude is true.
  */
-static struct lf_expr *parse_exclude(struct lf_parser *p)
+static int exclude(struct lf_parser *p, struct stacks *s)
 {
-	const char *tok = peek(p);
-	if (p->excluding) {
-		error_here(p, "-exclude is not supported within -exclude");
-		return NULL;
-	}
-	p->pos++;
-	if (!peek(p) || is(peek(p), ")", NULL) || is(peek(p), "-o", "-or") || is(peek(p), "-a", "-and") ||
-	    is(peek(p), ",", NULL)) {
-		error_here(p, "expected an expression after '%s'", tok);
-		return NULL;
-	}
-	p->excluding = true;
-	struct lf_expr *sub = parse_factor(p);
+	struct operand sub = s->vals[--s->nvals];
 	p->excluding = false;
-	if (!sub) {
-		return NULL;
+	if (!p->exclude.x) {
+		p->exclude = sub;
+	} else if (join(p, LF_EXPR_OR, -1, &p->exclude, sub) != 0) {
+		return -1;
 	}
-	struct lf_cmdline *cmd = p->cmd;
-	if (cmd->exclude) {
-		struct lf_expr *prev = cmd->exclude;
-		cmd->exclude = NULL;
-		sub = binary(p, lf_eval_or, LF_EXPR_OR, "-o", prev, sub);
-		if (!sub) {
-			return NULL;
-		}
-	}
-	cmd->exclude = sub;
+	p->cmd->exclude = p->exclude.x;
 	struct lf_expr *x = lf_expr_new(lf_eval_true, LF_EXPR_PRIMARY, "-exclude");
 	if (!x) {
-		lf_diag(cmd->ctx, "%s", strerror(errno));
+		lf_diag(p->cmd->ctx, "%s", strerror(errno));
+		return -1;
 	}
-	return x;
+	return push_val(p, s, x);
+}
+
+/* An operand is complete: the "!" and -exclude written before it apply. */
+static int close_prefixes(struct lf_parser *p, struct stacks *s)
+{
+	while (s->nops && (s->ops[s->nops - 1].op == '!' || s->ops[s->nops - 1].op == 'x')) {
+		struct pending op = s->ops[--s->nops];
+		int r = op.op == '!' ? negate(p, &s->vals[s->nvals - 1], op.argi) : exclude(p, s);
+		if (r != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Apply the binary operators on top that bind at least as tightly as @prec (1: all, down to a "("). */
+static int reduce(struct lf_parser *p, struct stacks *s, int prec)
+{
+	while (s->nops && precedence(s->ops[s->nops - 1].op) >= prec) {
+		struct pending op = s->ops[--s->nops];
+		struct operand r = s->vals[--s->nvals];
+		if (join(p, binary_kind(op.op), op.argi, &s->vals[s->nvals - 1], r) != 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Whether @tok cannot be the operand of "!" or -exclude. */
+static bool no_operand(const char *tok)
+{
+	return !tok || is(tok, ")", NULL) || is(tok, "-o", "-or") || is(tok, "-a", "-and") || is(tok, ",", NULL);
+}
+
+/*
+ * factor := ("!" | "-not" | "-exclude") factor | "(" expr ")" | primary:
+ * the "!", -exclude and "(" go on the stack, up to a primary, which becomes
+ * an operand.
+ */
+static int read_factor(struct lf_parser *p, struct stacks *s)
+{
+	for (;;) {
+		const char *tok = peek(p);
+		if (!tok) {
+			error_here(p, "invalid expression");
+			return -1;
+		}
+		bool excl = is(tok, "-exclude", NULL);
+		if (excl || is(tok, "!", "-not")) {
+			if (excl && p->excluding) {
+				error_here(p, "-exclude is not supported within -exclude");
+				return -1;
+			}
+			p->pos++;
+			if (no_operand(peek(p))) {
+				error_here(p, "expected an expression after '%s'", tok);
+				return -1;
+			}
+			if (push_op(p, s, excl ? 'x' : '!', p->pos - 1) != 0) {
+				return -1;
+			}
+			p->excluding |= excl;
+		} else if (is(tok, "(", NULL)) {
+			p->pos++;
+			if (is(peek(p), ")", NULL)) {
+				error_here(p, "invalid expression; empty parentheses are not allowed.");
+				return -1;
+			}
+			if (push_op(p, s, '(', p->pos - 1) != 0) {
+				return -1;
+			}
+		} else if (is(tok, "-a", "-and") || is(tok, "-o", "-or") || is(tok, ",", NULL)) {
+			error_here(p, "invalid expression; you have used a binary operator '%s' with nothing before it.",
+				   tok);
+			return -1;
+		} else if (is(tok, ")", NULL)) {
+			too_many_parens(p);
+			return -1;
+		} else {
+			struct lf_expr *x = parse_primary(p);
+			return x && push_val(p, s, x) == 0 ? close_prefixes(p, s) : -1;
+		}
+	}
 }
 
 static bool starts_factor(const char *tok)
@@ -612,128 +790,197 @@ static bool starts_factor(const char *tok)
 	return tok && !is(tok, ")", NULL) && !is(tok, "-o", "-or") && !is(tok, ",", NULL);
 }
 
-static struct lf_expr *parse_term(struct lf_parser *p)
+/*
+ * After an operand: the ")" that close groups, then a binary operator,
+ * written or implied (-a).  Precedence, tightest first: -a, -o, ",".
+ * @return 1 when an operand must follow, 0 at the end of the expression
+ * (the end of the arguments, or a ")" that closes nothing, which the
+ * caller reports), -1 after reporting an error
+ */
+static int read_operator(struct lf_parser *p, struct stacks *s)
 {
-	struct lf_expr *lhs = parse_factor(p);
-	while (lhs && starts_factor(peek(p))) {
-		if (is(peek(p), "-a", "-and")) {
-			p->pos++;
-			if (!starts_factor(peek(p)) || is(peek(p), "-a", "-and")) {
-				error_here(p, "invalid expression");
-				lf_expr_free(lhs);
-				return NULL;
-			}
+	const char *tok;
+	while ((tok = peek(p)) && is(tok, ")", NULL) && s->nparens) {
+		if (reduce(p, s, 1) != 0) {
+			return -1;
 		}
-		struct lf_expr *rhs = parse_factor(p);
-		if (!rhs) {
-			lf_expr_free(lhs);
-			return NULL;
+		s->nops--; /* the "(" */
+		s->nparens--;
+		p->pos++;
+		if (close_prefixes(p, s) != 0) {
+			return -1;
 		}
-		lhs = binary(p, lf_eval_and, LF_EXPR_AND, "-a", lhs, rhs);
 	}
-	return lhs;
-}
-
-static struct lf_expr *parse_clause(struct lf_parser *p)
-{
-	struct lf_expr *lhs = parse_term(p);
-	while (lhs && is(peek(p), "-o", "-or")) {
+	if (!tok || is(tok, ")", NULL)) {
+		if (s->nparens) {
+			error_here(p, "invalid expression; I was expecting to find a ')' somewhere but did not see one.");
+			return -1;
+		}
+		return reduce(p, s, 1);
+	}
+	char op = is(tok, ",", NULL) ? ',' : is(tok, "-o", "-or") ? '|' : '&';
+	int argi = p->pos;
+	if (op != '&' || is(tok, "-a", "-and")) {
 		p->pos++;
 		if (!starts_factor(peek(p)) || is(peek(p), "-a", "-and")) {
 			error_here(p, "invalid expression");
-			lf_expr_free(lhs);
-			return NULL;
+			return -1;
 		}
-		struct lf_expr *rhs = parse_term(p);
-		if (!rhs) {
-			lf_expr_free(lhs);
-			return NULL;
-		}
-		lhs = binary(p, lf_eval_or, LF_EXPR_OR, "-o", lhs, rhs);
 	}
-	return lhs;
+	if (reduce(p, s, precedence(op)) != 0 || push_op(p, s, op, argi) != 0) {
+		return -1;
+	}
+	return 1;
 }
 
-static struct lf_expr *parse_expr(struct lf_parser *p)
+/*
+ * expr := clause { "," clause }, clause := term { ("-o" | "-or") term },
+ * term := factor { ["-a" | "-and"] factor }, from p->pos on, into *@out.
+ */
+static int parse_expr(struct lf_parser *p, struct operand *out)
 {
-	struct lf_expr *lhs = parse_clause(p);
-	while (lhs && is(peek(p), ",", NULL)) {
-		p->pos++;
-		if (!starts_factor(peek(p)) || is(peek(p), "-a", "-and")) {
-			error_here(p, "invalid expression");
-			lf_expr_free(lhs);
-			return NULL;
+	struct stacks s = {0};
+	int r;
+	do {
+		r = read_factor(p, &s);
+		if (r == 0) {
+			r = read_operator(p, &s);
 		}
-		struct lf_expr *rhs = parse_clause(p);
-		if (!rhs) {
-			lf_expr_free(lhs);
-			return NULL;
-		}
-		lhs = binary(p, lf_eval_comma, LF_EXPR_COMMA, ",", lhs, rhs);
+	} while (r > 0);
+	if (r == 0) {
+		*out = s.vals[0];
+		s.nvals = 0;
 	}
-	return lhs;
+	stacks_free(&s);
+	return r;
 }
+
+/*
+ * The passes below recurse on a node's left operand and loop on its right:
+ * a chain's length costs them no stack, only its nesting (expr.h).
+ */
 
 /* Whether @x may be reordered: no action, no -lua, nothing with effects. */
 static bool is_pure(const struct lf_expr *x)
 {
-	if (!x) {
-		return true;
+	for (; x; x = x->rhs) {
+		if (x->kind == LF_EXPR_PRIMARY) {
+			return !x->is_action && x->eval != lf_eval_prune && x->eval != lf_eval_quit && !x->impure;
+		}
+		if (!is_pure(x->lhs)) {
+			return false;
+		}
 	}
-	if (x->kind == LF_EXPR_PRIMARY) {
-		return !x->is_action && x->eval != lf_eval_prune && x->eval != lf_eval_quit && !x->impure;
-	}
-	return is_pure(x->lhs) && is_pure(x->rhs);
+	return true;
 }
 
 static bool subtree_needs_stat(const struct lf_expr *x)
 {
-	return x && (x->needs_stat || subtree_needs_stat(x->lhs) || subtree_needs_stat(x->rhs));
+	for (; x; x = x->rhs) {
+		if (x->needs_stat || subtree_needs_stat(x->lhs)) {
+			return true;
+		}
+	}
+	return false;
 }
 
 /*
- * GNU's -O1: in a chain of -a, evaluate tests that need no stat before tests
+ * GNU's -O1 in a chain of -a: evaluate tests that need no stat before tests
  * that do, so that "-size +1M -name '*.c'" stats only the .c files.  Only
- * neighbouring pure operands swap: an action, -prune or -lua stays where it
- * is, and so does everything's order relative to it.
+ * pure operands move, within each run of them: an action, -prune or -lua
+ * stays where it is, and so does everything's order relative to it.  The
+ * order is otherwise kept.  @ops[0..@n-1] point where the operands hang;
+ * @tmp has room for @n.
  */
-static void optimize(struct lf_expr *x)
+static void cheap_first(struct lf_expr ***ops, struct lf_expr **tmp, size_t n)
 {
-	if (!x) {
-		return;
+	size_t i = 0;
+	while (i < n) {
+		size_t end = i;
+		while (end < n && is_pure(*ops[end])) {
+			end++;
+		}
+		size_t k = 0;
+		for (int stats = 0; stats <= 1; stats++) {
+			for (size_t j = i; j < end; j++) {
+				if (subtree_needs_stat(*ops[j]) == stats) {
+					tmp[k++] = *ops[j];
+				}
+			}
+		}
+		for (size_t j = i; j < end; j++) {
+			*ops[j] = tmp[j - i];
+		}
+		i = end + 1; /* past the impure one */
 	}
-	optimize(x->lhs);
-	optimize(x->rhs);
-	if (x->kind == LF_EXPR_OR && is_pure(x->lhs) && x->rhs->kind == LF_EXPR_PRIMARY &&
-	    x->rhs->eval == lf_eval_true) {
-		/* "TEST -o -true" is true without TEST, whose stat may fail: GNU
-		 * find and bfs do not evaluate it, so -true goes first. */
-		struct lf_expr *t = x->lhs;
-		x->lhs = x->rhs;
-		x->rhs = t;
-		return;
-	}
-	if (x->kind != LF_EXPR_AND) {
-		return;
-	}
-	/*
-	 * x is L -a R, and -a chains lean left: ((a b) c) d.  Swap R with the
-	 * last operand of L when that is what cheapness asks, then let R bubble
-	 * further left through L.
-	 */
-	struct lf_expr *chain = x->lhs->kind == LF_EXPR_AND ? x->lhs : NULL;
-	struct lf_expr *last = chain ? chain->rhs : x->lhs;
-	if (is_pure(last) && is_pure(x->rhs) && subtree_needs_stat(last) && !subtree_needs_stat(x->rhs)) {
-		if (chain) {
-			chain->rhs = x->rhs;
-			x->rhs = last;
-			optimize(chain);
-		} else {
-			x->lhs = x->rhs;
-			x->rhs = last;
+}
+
+/*
+ * In a chain of -o, "TEST -o -true" is true without TEST, whose stat may
+ * fail: GNU find and bfs do not evaluate it, so the first -true with only
+ * pure operands before it goes first.
+ */
+static void true_first(struct lf_expr ***ops, size_t n)
+{
+	for (size_t i = 1; i < n && is_pure(*ops[i - 1]); i++) {
+		struct lf_expr *t = *ops[i];
+		if (t->kind == LF_EXPR_PRIMARY && t->eval == lf_eval_true) {
+			for (size_t j = i; j > 0; j--) {
+				*ops[j] = *ops[j - 1];
+			}
+			*ops[0] = t;
+			return;
 		}
 	}
 }
+
+/* Reorder the operands of @x, and of the chains in them (cheap_first, true_first); -1 if out of memory. */
+static int optimize(struct lf_expr *x)
+{
+	if (!x || x->kind == LF_EXPR_PRIMARY) {
+		return 0;
+	}
+	if (x->kind == LF_EXPR_NOT) {
+		return optimize(x->lhs);
+	}
+	size_t n = 1;
+	struct lf_expr *c;
+	for (c = x; c->kind == x->kind; c = c->rhs) {
+		if (optimize(c->lhs) != 0) {
+			return -1;
+		}
+		n++;
+	}
+	if (optimize(c) != 0) {
+		return -1;
+	}
+	if (x->kind == LF_EXPR_COMMA) {
+		return 0;
+	}
+	struct lf_expr ***ops = malloc(n * sizeof(*ops));
+	struct lf_expr **tmp = malloc(n * sizeof(*tmp));
+	if (!ops || !tmp) {
+		free(ops);
+		free(tmp);
+		return -1;
+	}
+	size_t i = 0;
+	for (c = x; c->kind == x->kind; c = c->rhs) {
+		ops[i++] = &c->lhs;
+		if (c->rhs->kind != x->kind) {
+			ops[i++] = &c->rhs;
+		}
+	}
+	if (x->kind == LF_EXPR_AND) {
+		cheap_first(ops, tmp, n);
+	} else {
+		true_first(ops, n);
+	}
+	free(ops);
+	free(tmp);
+	return 0;
+}
+
 
 /*
  * GNU's -O LEVEL, checked with GNU's messages.  luafind has one level, GNU's
@@ -879,10 +1126,9 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 	struct lf_cmdline *cmd = p->cmd;
 	int argc = p->argc;
 	char **argv = p->argv;
-	struct lf_expr *x = NULL;
+	struct operand v = {0};
 	if (p->pos < argc) {
-		x = parse_expr(p);
-		if (!x) {
+		if (parse_expr(p, &v) != 0) {
 			return -1;
 		}
 		if (p->pos < argc) {
@@ -891,7 +1137,7 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 			} else {
 				error_here(p, "unexpected extra predicate '%s'", argv[p->pos]);
 			}
-			lf_expr_free(x);
+			lf_expr_free(v.x);
 			return -1;
 		}
 	}
@@ -906,24 +1152,30 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		error_here(p, "The -delete action automatically turns on -depth, but -prune does nothing when "
 			"-depth is in effect.  If you want to carry on anyway, just explicitly use the -depth "
 			"option.");
+		lf_expr_free(v.x);
+		return -1;
+	}
+	if (!(flags & LF_PARSE_NO_PRINT) && !lf_expr_has_action(v.x)) {
+		const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false};
+		struct operand pr = {.x = lf_parse_node(p, &print), .depth = 1};
+		if (!pr.x) {
+			lf_expr_free(v.x);
+			return -1;
+		}
+		if (!v.x) {
+			v = pr;
+		} else if (join(p, LF_EXPR_AND, -1, &v, pr) != 0) {
+			lf_expr_free(v.x);
+			return -1;
+		}
+	}
+	struct lf_expr *x = v.x;
+	if (optimize(x) != 0 || optimize(cmd->exclude) != 0) {
+		lf_diag(cmd->ctx, "%s", strerror(errno));
 		lf_expr_free(x);
 		return -1;
 	}
-	if (!(flags & LF_PARSE_NO_PRINT) && !lf_expr_has_action(x)) {
-		const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false};
-		struct lf_expr *pr = lf_parse_node(p, &print);
-		if (!pr) {
-			lf_expr_free(x);
-			return -1;
-		}
-		x = x ? binary(p, lf_eval_and, LF_EXPR_AND, "-a", x, pr) : pr;
-		if (!x) {
-			return -1;
-		}
-	}
-	optimize(x);
 	if (cmd->exclude) {
-		optimize(cmd->exclude);
 		cmd->mindepth = cmd->opts.mindepth;
 		cmd->opts.mindepth = 0;
 		if (cmd->opts.order == LF_ORDER_POST) {
@@ -954,11 +1206,13 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 static bool reads_only(const struct lf_expr *x)
 {
 	static const char changes[][9] = {"-exec", "-execdir", "-ok", "-okdir"};
+	for (; x && x->kind != LF_EXPR_PRIMARY; x = x->rhs) {
+		if (!reads_only(x->lhs)) {
+			return false; /* recursing on the left only, as is_pure */
+		}
+	}
 	if (!x) {
 		return true;
-	}
-	if (x->kind != LF_EXPR_PRIMARY) {
-		return reads_only(x->lhs) && reads_only(x->rhs);
 	}
 	if (x->eval == lf_eval_prune || x->eval == lf_eval_quit || x->eval == lf_eval_delete || x->impure) {
 		return false;

@@ -307,6 +307,56 @@ check_lua_stat_errors() {
 	echo "ok: a -lua stat field whose stat fails is the entry's error, as for -size"
 }
 
+# WORD repeated N times, one argument each (words without glob characters).
+rep() {
+	awk -v w="$1" -v n="$2" 'BEGIN { for (i = 0; i < n; i++) printf "%s ", w }'
+}
+
+# Deep expressions (issue 20): nesting costs the parser no stack, so GNU
+# find 4.9's 30,000 nested parentheses parse; a tree nested deeper than
+# 1000 levels of operators is a usage error at the operator, not a crash.
+check_deep_expressions() {
+	set -f
+	expect() { # WHAT EXPECTED ARGS...: luafind . -maxdepth 0 ARGS prints EXPECTED, exit 0
+		what=$1 want=$2
+		shift 2
+		out=$(cd "$work" && "$luafind" . -maxdepth 0 "$@" 2>"$work/err") ||
+			fail "$what: exit $? ($(head -c 300 "$work/err"))"
+		[ "$out" = "$want" ] || fail "$what: printed '$out'"
+	}
+	# shellcheck disable=SC2046 # the words are meant to be split
+	expect "30,000 nested parentheses" . $(rep '(' 30000) -true $(rep ')' 30000)
+	# shellcheck disable=SC2046
+	expect "30,001 !" . $(rep '!' 30001) -false
+	# shellcheck disable=SC2046
+	expect "30,000 -not" "" $(rep -not 30000) -false
+	# shellcheck disable=SC2046
+	expect "-true -a ( nested 30,000 deep" . $(rep '-true -a (' 30000) -true $(rep ')' 30000)
+	# shellcheck disable=SC2046
+	expect "-exclude of 30,000 nested parentheses" . -exclude $(rep '(' 30000) -false $(rep ')' 30000)
+	# shellcheck disable=SC2046
+	expect "a chain of 50,000 -o" . $(rep '-false -o' 50000) -true
+	# -o in -a in -o...: 998 levels of operators and the primary.
+	# shellcheck disable=SC2046
+	set -- $(rep '-false -o ( -true -a (' 499) -true $(rep ') )' 499)
+	expect "998 levels of -o and -a" . "$@"
+	if [ -x /usr/bin/find ]; then
+		gnu=$(cd "$work" && /usr/bin/find . -maxdepth 0 "$@") || fail "GNU find failed on 998 levels"
+		[ "$gnu" = . ] || fail "GNU find printed '$gnu' for 998 levels"
+	fi
+	# shellcheck disable=SC2046
+	set -- $(rep '-false -o ( -true -a (' 501) -true $(rep ') )' 501)
+	if out=$(cd "$work" && "$luafind" . -maxdepth 0 "$@" 2>"$work/err"); then
+		fail "1002 levels succeeded"
+	fi
+	[ -z "$out" ] || fail "1002 levels printed to stdout"
+	[ "$(head -n 1 "$work/err")" = "luafind: expression nested too deeply (over 1000 levels)" ] ||
+		fail "1002 levels: $(head -c 300 "$work/err")"
+	# The caret under the operator that went over.
+	[ "$(sed -n 3p "$work/err" | tr -d ' ')" = "^~" ] || fail "1002 levels: no caret under an operator"
+	echo "ok: 30,000 nested ( and !, 50,000 -o, 998 levels of operators; 1002 refused"
+}
+
 # -delete refuses /, keeps a root of ".", refuses roots ending in "." or "..".
 check_delete_refusals() {
 	d=$work/refuse

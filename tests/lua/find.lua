@@ -626,4 +626,33 @@ do
   T.ok("find: -exclude")
 end
 
+-- Deep expressions (issue 20): "(" and "!" cost the parser no stack, as
+-- they cost GNU find's none; a tree nested over 1000 levels of operators is
+-- an error naming the operator that went over, not a stack overflow.
+do
+  local function words(s)
+    local t = {"-maxdepth", "0"}
+    for w in s:gmatch("%S+") do t[#t + 1] = w end
+    return t
+  end
+  local function only_root(what, s)
+    local got = collect(root, table.unpack(words(s)))
+    assert(#got == 1 and got[1] == root, what .. ": " .. table.concat(got, " "))
+  end
+  only_root("200,001 !", ("! "):rep(200001) .. "-false")
+  assert(#collect(root, table.unpack(words(("! "):rep(200000) .. "-false"))) == 0, "200,000 !")
+  only_root("30,000 nested (", ("( "):rep(30000) .. "-true" .. (" )"):rep(30000))
+  only_root("-a ( nested 30,000 deep", ("-true -a ( "):rep(30000) .. "-true" .. (" )"):rep(30000))
+  only_root("a chain of 200,000 -o", ("-false -o "):rep(200000) .. "-true")
+  only_root("998 levels", ("-false -o ( -true -a ( "):rep(499) .. "-true" .. (" ) )"):rep(499))
+  local deep = words(("-false -o ( -true -a ( "):rep(501) .. "-true" .. (" ) )"):rep(501))
+  local ok, e = pcall(collect, root, table.unpack(deep))
+  assert(not ok and type(e) == "table", tostring(e))
+  local first = e.errors[1]
+  assert(first.kind == "usage" and first.message == "expression nested too deeply (over 1000 levels)",
+    tostring(e))
+  assert(deep[first.argument] == "-o" or deep[first.argument] == "-a", tostring(first.argument))
+  T.ok("find: deep expressions")
+end
+
 T.done()

@@ -3,7 +3,9 @@
  * opts.threads (before the paths and in the expression, and its usage
  * errors), and the rule that decides LF_WALK_READ_AHEAD
  * (lf_cmdline_walk_flags), as lf_parse(), lf_parse_find() and the C query
- * API (lf_query_walk_opts) apply it.  Nothing is walked.
+ * API (lf_query_walk_opts) apply it.  Nothing is walked, but for the deep
+ * expressions that lf_query_compile() takes, or refuses, on a thread with a
+ * small stack, evaluated for the current directory.
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -12,6 +14,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +262,180 @@ static void test_query_walk_opts(void **state)
 	lf_ctx_free(ctx);
 }
 
+/* Words of an expression, some repeated many times. */
+struct words {
+	char **v;
+	int n, cap;
+};
+
+static void add(struct words *w, char *word, int times)
+{
+	for (int i = 0; i < times; i++) {
+		if (w->n + 1 >= w->cap) {
+			w->cap = w->cap ? 2 * w->cap : 64;
+			w->v = realloc(w->v, (size_t)w->cap * sizeof(*w->v));
+			assert_non_null(w->v);
+		}
+		w->v[w->n++] = word;
+		w->v[w->n] = NULL;
+	}
+}
+
+/* "-false -o ( -true -a ( " @pairs times, then the primary, then the ")": 2 * @pairs + 1 levels. */
+static void alternating(struct words *w, int pairs)
+{
+	for (int i = 0; i < pairs; i++) {
+		add(w, "-false", 1);
+		add(w, "-o", 1);
+		add(w, "(", 1);
+		add(w, "-true", 1);
+		add(w, "-a", 1);
+		add(w, "(", 1);
+	}
+	add(w, "-name", 1);
+	add(w, "*", 1);
+	add(w, ")", 2 * pairs);
+}
+
+/* A query compiled and evaluated for "." on its own thread: cmocka's asserts stay on the main one. */
+struct deep_job {
+	const struct words *w;
+	bool compiled;
+	int err;
+	bool matched;
+	struct lf_error_list errs;
+};
+
+static void *deep_run(void *arg)
+{
+	struct deep_job *job = arg;
+	struct lf_ctx *ctx = lf_ctx_new();
+	if (!ctx) {
+		job->err = errno;
+		return NULL;
+	}
+	struct lf_diag_collector col;
+	lf_diag_collect(ctx, &col, &job->errs);
+	struct lf_query *q = lf_query_compile(ctx, job->w->n, job->w->v, LF_QUERY_SAFE);
+	job->err = q ? 0 : errno;
+	job->compiled = q != NULL;
+	if (q) {
+		const char *dot[] = {"."};
+		struct lf_walk_opts opts = LF_WALK_OPTS_INIT;
+		lf_query_walk_opts(q, &opts);
+		opts.roots = dot;
+		opts.nroots = 1;
+		opts.maxdepth = 0;
+		struct lf_walk *walk = lf_walk_open(&opts);
+		struct lf_entry *e;
+		if (walk && lf_walk_next(walk, &e) > 0) {
+			job->matched = lf_query_eval(q, walk, e);
+		}
+		lf_walk_close(walk);
+		lf_query_finish(q);
+		lf_query_free(q);
+	}
+	lf_diag_uncollect(ctx, &col);
+	lf_ctx_free(ctx);
+	return NULL;
+}
+
+/* Compile and evaluate @w on a thread with a 256 KiB stack, what a host may call from. */
+static void deep_job_run(struct deep_job *job, const struct words *w)
+{
+	*job = (struct deep_job){.w = w};
+	pthread_attr_t attr;
+	pthread_t t;
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setstacksize(&attr, 256 * 1024), 0);
+	assert_int_equal(pthread_create(&t, &attr, deep_run, job), 0);
+	assert_int_equal(pthread_join(t, NULL), 0);
+	pthread_attr_destroy(&attr);
+}
+
+/*
+ * Issue 20: "(" and "!" cost the parser no stack, nor do long chains the
+ * passes over the tree; what nests deeper than LF_EXPR_MAX_DEPTH levels of
+ * operators is a usage error at the operator, whatever the stack.
+ */
+static void test_deep_expressions(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *what;
+		char *word;  /* repeated */
+		int times;
+		char *last;  /* then this */
+		char *close; /* then this, as many times, if not NULL */
+		bool matched;
+	} cases[] = {
+		{"30,000 nested (", "(", 30000, "-true", ")", true},
+		{"200,001 !", "!", 200001, "-false", NULL, true},
+		{"200,000 !", "!", 200000, "-false", NULL, false},
+		{"-true -a ( nested 30,000 deep", "-true -a (", 30000, "-true", ")", true},
+		{"a chain of 200,000 -o", "-false -o", 200000, "-true", NULL, true},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct words w = {0};
+		char *split[3] = {NULL};
+		char *copy = strdup(cases[i].word);
+		assert_non_null(copy);
+		int nsplit = 0;
+		char *save = NULL;
+		for (char *t = strtok_r(copy, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+			split[nsplit++] = t;
+		}
+		for (int k = 0; k < cases[i].times; k++) {
+			for (int j = 0; j < nsplit; j++) {
+				add(&w, split[j], 1);
+			}
+		}
+		add(&w, cases[i].last, 1);
+		if (cases[i].close) {
+			add(&w, cases[i].close, cases[i].times);
+		}
+		struct deep_job job;
+		deep_job_run(&job, &w);
+		if (!job.compiled) {
+			fail_msg("%s: rejected: %s", cases[i].what, job.errs.n ? job.errs.v[0].message : strerror(job.err));
+		}
+		if (job.matched != cases[i].matched) {
+			fail_msg("%s: %s", cases[i].what, job.matched ? "true" : "false");
+		}
+		lf_error_list_free(&job.errs);
+		free(copy);
+		free(w.v);
+	}
+
+	/* 999 levels, a -name at the bottom: taken, and true. */
+	struct words w = {0};
+	alternating(&w, 499);
+	struct deep_job job;
+	deep_job_run(&job, &w);
+	if (!job.compiled || !job.matched) {
+		fail_msg("999 levels: %s", job.errs.n ? job.errs.v[0].message : job.compiled ? "false" : "rejected");
+	}
+	lf_error_list_free(&job.errs);
+	free(w.v);
+
+	/* 1003: refused, about an operator. */
+	w = (struct words){0};
+	alternating(&w, 501);
+	deep_job_run(&job, &w);
+	assert_false(job.compiled);
+	assert_int_equal(job.err, EINVAL);
+	assert_true(job.errs.n >= 1);
+	assert_int_equal(job.errs.v[0].kind, LF_ERROR_USAGE);
+	assert_string_equal(job.errs.v[0].message, "expression nested too deeply (over 1000 levels)");
+	int argi = job.errs.v[0].argi;
+	assert_true(argi >= 0 && argi < w.n);
+	if (strcmp(w.v[argi], "-o") != 0 && strcmp(w.v[argi], "-a") != 0) {
+		fail_msg("1003 levels: the error is about argument %d, '%s'", argi, w.v[argi]);
+	}
+	lf_error_list_free(&job.errs);
+	free(w.v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_jobs_errors),
 		cmocka_unit_test(test_read_ahead_rule),
 		cmocka_unit_test(test_query_walk_opts),
+		cmocka_unit_test(test_deep_expressions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
