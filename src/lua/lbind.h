@@ -135,6 +135,16 @@ enum lfb_field {
 
 /* ---- luafind.c ---------------------------------------------------------- */
 
+/*
+ * Hide the metatable at @idx from Lua code: getmetatable returns @name
+ * instead, and setmetatable refuses (its __metatable field).  Every
+ * metatable of the binding's objects is hidden, so that a sandboxed script
+ * cannot take a walker's __gc and __close away, nor change the methods
+ * other code uses.  lua_getmetatable (C) still sees it; so does
+ * debug.getmetatable, which a sandbox does not have.
+ */
+LFB_HIDDEN void lfb_hide_metatable(lua_State *L, int idx, const char *name);
+
 /* Push fail, "PATH: strerror(err)", err; returns 3.  @err is a saved errno. */
 LFB_HIDDEN int lfb_fail(lua_State *L, const char *path, size_t len, int err);
 

@@ -633,6 +633,7 @@ void lfb_open_sandbox(lua_State *L)
 		lua_setfield(L, -2, "__gc");
 		lua_pushcfunction(L, sbox_close);
 		lua_setfield(L, -2, "__close");
+		lfb_hide_metatable(L, -1, SANDBOX);
 	}
 	lua_pop(L, 1);
 	lua_pushcfunction(L, mod_sandbox);

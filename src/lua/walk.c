@@ -546,7 +546,9 @@ struct lfb_walk *lfb_entry_view_new(lua_State *L)
 	struct lfb_walk *lw = lua_newuserdatauv(L, sizeof(*lw), LFB_WALK_NUV);
 	memset(lw, 0, sizeof(*lw));
 	lw->symlinks = -1;
-	luaL_newmetatable(L, "luafind.EntryView"); /* a name for messages, no methods */
+	if (luaL_newmetatable(L, "luafind.EntryView")) { /* a name for messages, no methods */
+		lfb_hide_metatable(L, -1, "luafind.EntryView");
+	}
 	lua_setmetatable(L, -2);
 	int walk = lua_gettop(L);
 	make_entries(L, lw, walk);
@@ -587,6 +589,7 @@ void lfb_open_walk(lua_State *L, int state)
 	lua_setfield(L, -3, "next");
 	lua_pushvalue(L, -2);
 	lua_setfield(L, mt, "__index");
+	lfb_hide_metatable(L, mt, LFB_WALK);
 
 	lua_pushvalue(L, mt);
 	lua_pushvalue(L, state);
