@@ -104,12 +104,30 @@ enum lf_sandbox_allow {
 	LF_SANDBOX_ALLOW_ACTIONS = 1 << 2, /**< find without the safe policy */
 };
 
-/** The limits of a sandbox; zero means no limit. */
+/**
+ * The limits of a sandbox.  Zero means no limit for max_memory and
+ * max_steps, and the default for max_walks and max_threads.
+ */
 struct lf_sandbox_limits {
 	size_t max_memory;  /**< bytes the state's allocator may hold at once */
 	uint64_t max_steps; /**< VM instructions per call (counted by ~1000) */
 	unsigned allow;     /**< LF_SANDBOX_ALLOW_* bits */
+	/**
+	 * Walkers (luafind.walk, luafind.find) open at once: one more raises
+	 * "too many open walks".  0: LF_SANDBOX_MAX_WALKS.
+	 */
+	unsigned max_walks;
+	/**
+	 * The most threads one walk may ask for (its threads option, find's
+	 * -j), the caller's included: more raises.  0: LF_SANDBOX_MAX_THREADS.
+	 */
+	unsigned max_threads;
 };
+
+/** lf_sandbox_limits.max_walks when 0. */
+#define LF_SANDBOX_MAX_WALKS 64
+/** lf_sandbox_limits.max_threads when 0. */
+#define LF_SANDBOX_MAX_THREADS 2
 
 /** Why a call in a sandbox failed (lf_sandbox_error_kind). */
 enum lf_sandbox_error {

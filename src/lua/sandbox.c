@@ -21,12 +21,15 @@
  * luafind.core, with what the limits do not allow taken out, behind a
  * read-only proxy.  The binding itself refuses e:delete, link and find's
  * unsafe primaries in a sandbox that does not allow them (entry.c,
- * luafind.c, find.c), so holding the functions is not enough.
+ * luafind.c, find.c), so holding the functions is not enough, and it caps
+ * the walkers open at once and the threads of each walk
+ * (lfb_sandbox_caps, walk.c).
  */
 #include "lbind.h"
 #include "luafind.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +49,7 @@ struct sandbox {
 	size_t limit, total;
 	uint64_t max_steps, used;
 	unsigned allow;
+	unsigned max_walks, max_threads;
 	bool mem_hit; /* memory was refused since the last reset */
 	bool owned;   /* the state exists: free this with its last block */
 };
@@ -86,6 +90,17 @@ bool lfb_sandboxed(lua_State *L, unsigned *allow)
 		*allow = s ? s->allow : ~0u;
 	}
 	return s != NULL;
+}
+
+bool lfb_sandbox_caps(lua_State *L, unsigned *max_walks, unsigned *max_threads)
+{
+	struct sandbox *s = get_sandbox(L);
+	if (!s) {
+		return false;
+	}
+	*max_walks = s->max_walks;
+	*max_threads = s->max_threads;
+	return true;
 }
 
 static void sb_hook(lua_State *L, lua_Debug *ar)
@@ -319,10 +334,14 @@ lua_State *lfb_sandbox_new(const struct lf_sandbox_limits *lim, struct lf_ctx *c
 	if (!s) {
 		return NULL;
 	}
+	s->max_walks = LF_SANDBOX_MAX_WALKS;
+	s->max_threads = LF_SANDBOX_MAX_THREADS;
 	if (lim) {
 		s->limit = lim->max_memory;
 		s->max_steps = lim->max_steps;
 		s->allow = lim->allow;
+		s->max_walks = lim->max_walks ? lim->max_walks : LF_SANDBOX_MAX_WALKS;
+		s->max_threads = lim->max_threads ? lim->max_threads : LF_SANDBOX_MAX_THREADS;
 	}
 	lua_State *L = lua_newstate(sb_alloc, s);
 	if (!L) {
@@ -574,8 +593,9 @@ static lua_Integer opt_size(lua_State *L, const char *name)
 }
 
 /*
- * sandbox{max_memory =, max_steps =, allow = {"delete", "link", "actions"}}:
- * a sandbox object with run and close (also its __close and __gc).
+ * sandbox{max_memory =, max_steps =, max_walks =, max_threads =,
+ * allow = {"delete", "link", "actions"}}: a sandbox object with run and
+ * close (also its __close and __gc); lf_sandbox_limits' fields.
  */
 static int mod_sandbox(lua_State *L)
 {
@@ -584,6 +604,13 @@ static int mod_sandbox(lua_State *L)
 		luaL_checktype(L, 1, LUA_TTABLE);
 		lim.max_memory = (size_t)opt_size(L, "max_memory");
 		lim.max_steps = (uint64_t)opt_size(L, "max_steps");
+		lua_Integer walks = opt_size(L, "max_walks"), threads = opt_size(L, "max_threads");
+		if (walks > UINT_MAX || threads > UINT_MAX) {
+			return luaL_error(L, "luafind.sandbox: bad option '%s' (too large)",
+					  walks > UINT_MAX ? "max_walks" : "max_threads");
+		}
+		lim.max_walks = (unsigned)walks;
+		lim.max_threads = (unsigned)threads;
 		if (lua_getfield(L, 1, "allow") != LUA_TNIL) {
 			luaL_checktype(L, -1, LUA_TTABLE);
 			lua_Integer n = luaL_len(L, -1);

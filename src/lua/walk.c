@@ -113,6 +113,7 @@ static void walk_close_core(struct lfb_walk *lw)
 			lw->next->prev = lw->prev;
 		}
 		lw->prev = lw->next = NULL;
+		lw->st->nopen--;
 	}
 	lf_walk_close(lw->w);
 	lw->w = NULL;
@@ -500,6 +501,22 @@ void lfb_walk_pin_roots(lua_State *L, struct lfb_walk *lw, int walk, int extra)
 
 void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts *opts, const char *fn)
 {
+	unsigned max_walks, max_threads;
+	if (lfb_sandbox_caps(L, &max_walks, &max_threads)) {
+		int threads = opts->threads ? opts->threads : LF_WALK_THREADS_DEFAULT;
+		if ((unsigned)threads > max_threads) {
+			luaL_error(L, "%s: %d threads, over the sandbox's limit of %d", fn, threads, (int)max_threads);
+			return;
+		}
+		if (lw->st->nopen >= max_walks) {
+			lua_gc(L, LUA_GCCOLLECT); /* the walkers dropped without a close */
+		}
+		if (lw->st->nopen >= max_walks) {
+			luaL_error(L, "%s: too many open walks (the sandbox's limit is %d: close one, or end its loop)",
+				   fn, (int)max_walks);
+			return;
+		}
+	}
 	lw->w = lf_walk_open(opts);
 	if (!lw->w) {
 		luaL_error(L, "%s: %s", fn, strerror(errno));
@@ -511,6 +528,7 @@ void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts
 		st->open->prev = lw;
 	}
 	st->open = lw;
+	st->nopen++;
 }
 
 /*
