@@ -189,6 +189,46 @@ static void wrap_catcher(lua_State *L, int table, const char *name)
 	lua_setfield(L, table, name);
 }
 
+/*
+ * setmetatable(t, mt) (upvalue 1: the base library's): no __gc field in mt.
+ * Finalizers run with the hooks off, so nothing would stop one (also from
+ * lua_close, in the host).  Lua marks t for finalization only if mt has a
+ * __gc field now: one set later is never called.
+ */
+static int sb_setmetatable(lua_State *L)
+{
+	if (lua_type(L, 2) == LUA_TTABLE) {
+		lua_pushliteral(L, "__gc");
+		if (lua_rawget(L, 2) != LUA_TNIL) {
+			return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
+		}
+		lua_pop(L, 1);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
+static int readonly(lua_State *L)
+{
+	return luaL_error(L, "luafind: the module is read-only in the sandbox");
+}
+
+/* rawset(t, k, v) (upvalues: the base library's, the set of proxies). */
+static int sb_rawset(lua_State *L)
+{
+	lua_pushvalue(L, 1);
+	if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) {
+		return readonly(L);
+	}
+	lua_pop(L, 1);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
 /* require(name): the preloaded modules (upvalue 1) and nothing else. */
 static int sb_require(lua_State *L)
 {
@@ -206,26 +246,68 @@ static int core_require(lua_State *L)
 	return 1;
 }
 
-static int readonly(lua_State *L)
+/* A proxy's next(_, key) over the real table (upvalue 1), never handed out. */
+static int proxy_next(lua_State *L)
 {
-	return luaL_error(L, "luafind: the module is read-only in the sandbox");
+	lua_settop(L, 2);
+	if (lua_next(L, lua_upvalueindex(1))) {
+		return 2;
+	}
+	lua_pushnil(L);
+	return 1;
 }
 
+/* A proxy's __pairs (upvalue 1: its proxy_next): proxy_next, the proxy, nil. */
 static int proxy_pairs(lua_State *L)
 {
-	lua_getglobal(L, "next");
-	if (lua_isnil(L, -1)) {
-		return luaL_error(L, "pairs: next is missing");
-	}
-	lua_getmetatable(L, 1);
-	lua_getfield(L, -1, "__index");
-	lua_remove(L, -2);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushvalue(L, 1);
 	lua_pushnil(L);
 	return 3;
 }
 
-/* Push the sandbox's luafind: init.lua over luafind.core, trimmed, read-only. */
-static void push_luafind(lua_State *L, unsigned allow)
+/*
+ * Push a read-only proxy of the table at @real, whose table fields become
+ * proxies first (@real must hold no cycle), each added to the set of
+ * proxies at @proxies, which rawset refuses.  A proxy is an empty table:
+ * its hidden metatable reads @real (__index), refuses writes (__newindex)
+ * and iterates @real through proxy_next (__pairs).
+ */
+static void push_proxy(lua_State *L, int real, int proxies)
+{
+	real = lua_absindex(L, real);
+	lua_pushnil(L);
+	while (lua_next(L, real)) {
+		if (lua_type(L, -1) == LUA_TTABLE) {
+			lua_pushvalue(L, -2);
+			push_proxy(L, -2, proxies);
+			lua_rawset(L, real); /* an existing key: allowed during lua_next */
+		}
+		lua_pop(L, 1);
+	}
+	lua_newtable(L);
+	lua_createtable(L, 0, 4);
+	lua_pushvalue(L, real);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, readonly);
+	lua_setfield(L, -2, "__newindex");
+	lua_pushvalue(L, real);
+	lua_pushcclosure(L, proxy_next, 1);
+	lua_pushcclosure(L, proxy_pairs, 1);
+	lua_setfield(L, -2, "__pairs");
+	lua_pushliteral(L, "luafind (read-only)");
+	lua_setfield(L, -2, "__metatable");
+	lua_setmetatable(L, -2);
+	lua_pushvalue(L, -1);
+	lua_pushboolean(L, 1);
+	lua_rawset(L, proxies);
+}
+
+/*
+ * Push the sandbox's luafind: init.lua over luafind.core, trimmed, behind a
+ * read-only proxy recorded in the set at @proxies.
+ */
+static void push_luafind(lua_State *L, unsigned allow, int proxies)
 {
 	luaL_requiref(L, "luafind.core", luaopen_luafind_core, 0);
 	int core = lua_gettop(L);
@@ -250,17 +332,7 @@ static void push_luafind(lua_State *L, unsigned allow)
 			lua_setfield(L, lf, drop[i]);
 		}
 	}
-	lua_newtable(L); /* the proxy */
-	lua_createtable(L, 0, 4);
-	lua_pushvalue(L, lf);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, readonly);
-	lua_setfield(L, -2, "__newindex");
-	lua_pushcfunction(L, proxy_pairs);
-	lua_setfield(L, -2, "__pairs");
-	lua_pushliteral(L, "luafind (read-only)");
-	lua_setfield(L, -2, "__metatable");
-	lua_setmetatable(L, -2);
+	push_proxy(L, lf, proxies);
 	lua_replace(L, core);
 	lua_settop(L, core);
 }
@@ -275,6 +347,8 @@ static int sb_init(lua_State *L)
 	}
 	lua_newtable(L); /* the modules require returns */
 	int mods = lua_gettop(L);
+	lua_newtable(L); /* the read-only proxies */
+	int proxies = lua_gettop(L);
 
 	luaL_requiref(L, "_G", luaopen_base, 1);
 	int g = lua_gettop(L);
@@ -289,9 +363,16 @@ static int sb_init(lua_State *L)
 	lua_getfield(L, g, "collectgarbage");
 	lua_pushcclosure(L, sb_collectgarbage, 1);
 	lua_setfield(L, g, "collectgarbage");
+	lua_getfield(L, g, "setmetatable");
+	lua_pushcclosure(L, sb_setmetatable, 1);
+	lua_setfield(L, g, "setmetatable");
+	lua_getfield(L, g, "rawset");
+	lua_pushvalue(L, proxies);
+	lua_pushcclosure(L, sb_rawset, 2);
+	lua_setfield(L, g, "rawset");
 	wrap_catcher(L, g, "pcall");
 	wrap_catcher(L, g, "xpcall");
-	lua_settop(L, mods);
+	lua_settop(L, proxies);
 
 	static const luaL_Reg libs[] = {
 		{LUA_COLIBNAME, luaopen_coroutine}, {LUA_STRLIBNAME, luaopen_string},
@@ -319,7 +400,7 @@ static int sb_init(lua_State *L)
 	lua_setglobal(L, "os");
 	lua_pop(L, 1);
 
-	push_luafind(L, s->allow);
+	push_luafind(L, s->allow, proxies);
 	lua_setfield(L, mods, "luafind");
 
 	lua_pushvalue(L, mods);
