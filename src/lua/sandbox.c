@@ -448,8 +448,10 @@ static int auxresume(lua_State *L, lua_State *co, int narg)
 
 /*
  * The function coroutine.wrap returns (upvalues: the coroutine, the
- * coroutines' table): lcorolib.c's auxwrap, with the coroutine armed first
- * and the limits' errors raised as they are.
+ * coroutines' table, the reset generation it last armed the coroutine in):
+ * lcorolib.c's auxwrap, with the coroutine armed first and the limits'
+ * errors raised as they are.  A generator resumed in a loop looks its
+ * coroutine up in the table once per call, not once per resume.
  */
 static int sb_auxwrap(lua_State *L)
 {
@@ -458,7 +460,11 @@ static int sb_auxwrap(lua_State *L)
 	if (s->steps_hit) {
 		return out_of_steps(L, s);
 	}
-	arm_co(L, s, lua_upvalueindex(1), lua_upvalueindex(2));
+	if ((uint64_t)lua_tointeger(L, lua_upvalueindex(3)) != s->gen) {
+		arm_co(L, s, lua_upvalueindex(1), lua_upvalueindex(2));
+		lua_pushinteger(L, (lua_Integer)s->gen);
+		lua_replace(L, lua_upvalueindex(3));
+	}
 	int r = auxresume(L, co, lua_gettop(L));
 	if (r >= 0) {
 		return r;
@@ -488,7 +494,8 @@ static int sb_co_wrap(lua_State *L)
 {
 	new_co(L, lua_upvalueindex(1));
 	lua_pushvalue(L, lua_upvalueindex(1));
-	lua_pushcclosure(L, sb_auxwrap, 2);
+	lua_pushinteger(L, (lua_Integer)get_sandbox(L)->gen); /* new_co armed it */
+	lua_pushcclosure(L, sb_auxwrap, 3);
 	return 1;
 }
 
