@@ -127,9 +127,9 @@ struct lf_sandbox_limits {
 	 * one first, and so does luafind.sandbox's run) to the next: what a
 	 * call leaves is not carried over, and no call runs more than
 	 * max_steps instructions.  The budget is paid in advance, by
-	 * windows: 1000 instructions for the thread the call starts in, 100
-	 * for a new coroutine (and for a coroutine's first resume after a
-	 * reset), doubling up to 1000 as it runs; what a coroutine has not
+	 * windows of 100 instructions for a thread's first (the thread the
+	 * call starts in, a new coroutine, a coroutine's first resume after
+	 * a reset), doubling up to 1000 as it runs; what a thread has not
 	 * used of its window counts as used.  Time spent inside C functions
 	 * (lf.find over a tree, string.rep...) is not counted.
 	 */

@@ -21,23 +21,23 @@
  * levels of coroutine.wrap ran 1.4e9 instructions at max_steps 1e6).  So
  * a window is paid before it starts:
  *
- *   - lf_sandbox_reset pays the first window of the thread it is given
- *     (and of the main thread): STEP instructions;
- *   - coroutine.create and coroutine.wrap pay CO_STEP for the first
- *     window of the new coroutine, and set its hook to it;
+ *   - lf_sandbox_reset pays a first window, FIRST_STEP instructions, for
+ *     the thread it is given (and the main thread), and sets its hook;
+ *   - coroutine.create and coroutine.wrap pay one for the new coroutine;
  *   - coroutine.resume, close and a wrap's function look up (in a weak
  *     table, `cos`) the reset generation the coroutine's window was paid
- *     in: one paid before this call's reset is void, and a new CO_STEP
+ *     in: one paid before this call's reset is void, and a new first
  *     window is paid and set, so that coroutines kept from an earlier call
  *     run nothing unpaid in this one;
  *   - when the hook fires, its thread's window is used up: it pays the
- *     next one, twice as long up to STEP (a long-running coroutine soon
- *     costs no more hooks than the main thread), cut to what the budget
- *     has left.  With nothing left, the budget is exceeded.
+ *     next one, twice as long up to STEP (a thread that runs long soon
+ *     costs no more hooks than a fixed STEP would), cut to what the
+ *     budget has left.  With nothing left, the budget is exceeded.
  *
  * So the instructions a call runs are at most max_steps, whatever the
- * coroutines do; a coroutine costs at most CO_STEP unused instructions
- * per creation (and per first resume after a reset).  Time spent in C
+ * coroutines do; what a thread has not used of its window is lost, at
+ * most FIRST_STEP for a coroutine that is created (or first resumed after
+ * a reset) and runs little.  Time spent in C
  * functions is not counted: one step of lf.find over a large tree whose
  * expression rejects everything runs to its end.
  *
@@ -91,8 +91,8 @@
 extern const unsigned char lfb_init_lua[];
 extern const size_t lfb_init_lua_len;
 
-#define STEP 1000     /* a window of the budget: instructions between hooks */
-#define CO_STEP 100   /* a new coroutine's first window */
+#define STEP 1000      /* the longest window: instructions between hooks */
+#define FIRST_STEP 100 /* a thread's first window in a call */
 #define SANDBOX "luafind.Sandbox"
 
 static const char msg_memory[] = "memory limit exceeded";
@@ -173,13 +173,20 @@ static int out_of_steps(lua_State *L, struct sandbox *s)
 	return lua_error(L);
 }
 
-/* Pay for a window of @n instructions, or raise the budget's error. */
-static void pay(lua_State *L, struct sandbox *s, uint64_t n)
+/*
+ * Pay for a first window of FIRST_STEP instructions, or of what is left if
+ * that is less; raise the budget's error in @L if nothing is.
+ * @return the window, for lua_sethook
+ */
+static int pay_first(lua_State *L, struct sandbox *s)
 {
-	if (s->steps_hit || n > s->max_steps - s->used) {
+	uint64_t left = s->max_steps - s->used;
+	if (s->steps_hit || left == 0) {
 		out_of_steps(L, s);
 	}
-	s->used += n;
+	int n = left < FIRST_STEP ? (int)left : FIRST_STEP;
+	s->used += (uint64_t)n;
+	return n;
 }
 
 /* @L ran the window it had paid for: pay for the next one, or stop. */
@@ -202,16 +209,13 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
 	}
 }
 
-/* A first window for @L, paid: the thread a call starts in. */
+/* A first window for @L, paid: the thread a call starts in (not raising). */
 static void arm_thread(lua_State *L, struct sandbox *s)
 {
-	uint64_t w = s->max_steps - s->used < STEP ? s->max_steps - s->used : STEP;
-	if (w == 0) {
-		lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1); /* raises at once */
-		return;
-	}
-	s->used += w;
-	lua_sethook(L, sb_hook, LUA_MASKCOUNT, (int)w);
+	uint64_t left = s->max_steps - s->used;
+	int n = left < FIRST_STEP ? (int)left : FIRST_STEP;
+	s->used += (uint64_t)n;
+	lua_sethook(L, sb_hook, LUA_MASKCOUNT, n ? n : 1); /* 1: raises at once */
 }
 
 /* ---- the globals -------------------------------------------------------- */
@@ -288,8 +292,7 @@ static void arm_co(lua_State *L, struct sandbox *s, int idx, int cos)
 		return;
 	}
 	lua_pop(L, 1);
-	pay(L, s, CO_STEP);
-	lua_sethook(co, sb_hook, LUA_MASKCOUNT, CO_STEP);
+	lua_sethook(co, sb_hook, LUA_MASKCOUNT, pay_first(L, s));
 	lua_pushvalue(L, idx);
 	lua_pushinteger(L, (lua_Integer)s->gen);
 	lua_rawset(L, cos);
@@ -395,13 +398,11 @@ static lua_State *new_co(lua_State *L, int cos)
 	if (s->steps_hit) {
 		out_of_steps(L, s);
 	}
-	if (s->max_steps) {
-		pay(L, s, CO_STEP);
-	}
+	int window = s->max_steps ? pay_first(L, s) : 0;
 	lua_State *co = lua_newthread(L);
 	int idx = lua_gettop(L);
-	if (s->max_steps) {
-		lua_sethook(co, sb_hook, LUA_MASKCOUNT, CO_STEP);
+	if (window) {
+		lua_sethook(co, sb_hook, LUA_MASKCOUNT, window);
 		lua_pushvalue(L, idx);
 		lua_pushinteger(L, (lua_Integer)s->gen);
 		lua_rawset(L, cos);

@@ -241,6 +241,19 @@ local s = 0
 for i = 1, 100000 do s = s + g() end
 return s
 EOF
+	# A small budget: exact (4 instructions an iteration), and room for a
+	# coroutine.
+	attempt small_budget '--max-steps 1000 --runs 3' 'steps
+ok true
+ok 7' <<'EOF'
+if n then
+  if done then return coroutine.wrap(function() return 7 end)() end
+  done = true
+  return n <= 1000 // 4 and n >= 1000 // 4 - 30
+end
+n = 0
+while true do n = n + 1 end
+EOF
 	attempt budget_per_run '--max-steps 1000000 --runs 3' 'steps
 steps
 steps' <<'EOF'
