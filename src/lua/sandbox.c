@@ -37,9 +37,9 @@
  * So the instructions a call runs are at most max_steps, whatever the
  * coroutines do; what a thread has not used of its window is lost, at
  * most FIRST_STEP for a coroutine that is created (or first resumed after
- * a reset) and runs little.  Time spent in C
- * functions is not counted: one step of lf.find over a large tree whose
- * expression rejects everything runs to its end.
+ * a reset) and runs little.  Time spent in C functions is not counted:
+ * one step of lf.find over a large tree whose expression rejects
+ * everything runs to its end.
  *
  * An error raised from a hook leaves that thread's hooks off until a
  * protected call it is in returns (Lua sets allowhook = 0 around a hook
