@@ -161,7 +161,8 @@ int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **arg
 		      const struct lf_cli_sandbox *sandbox)
 {
 	if (sandbox && !cli_lua) {
-		struct lf_sandbox_limits lim = {sandbox->max_memory, sandbox->max_steps, sandbox->allow};
+		struct lf_sandbox_limits lim = {
+			.max_memory = sandbox->max_memory, .max_steps = sandbox->max_steps, .allow = sandbox->allow};
 		cli_lua = lf_lua_new_sandbox(ctx, &lim);
 	}
 	lua_State *L = get_state(ctx);

@@ -541,6 +541,7 @@ void lfb_open_entry(lua_State *L)
 	}
 	int mt = lua_gettop(L);
 	luaL_setfuncs(L, entry_metameth, 0);
+	lfb_hide_metatable(L, mt, LFB_ENTRY);
 
 	/* The keys of __index: every field and method. */
 	lua_createtable(L, 0, LFB_F_COUNT + 8);

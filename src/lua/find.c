@@ -211,6 +211,7 @@ static void push_error_object(lua_State *L, const struct lf_error_list *list, co
 	if (luaL_newmetatable(L, "luafind.error")) {
 		lua_pushcfunction(L, error_tostring);
 		lua_setfield(L, -2, "__tostring");
+		lfb_hide_metatable(L, -1, "luafind.error");
 	}
 	lua_setmetatable(L, obj);
 }

@@ -374,6 +374,7 @@ void lfb_open_json(lua_State *L)
 	if (luaL_newmetatable(L, JSON_BUF)) {
 		lua_pushcfunction(L, jbuf_gc);
 		lua_setfield(L, -2, "__gc");
+		lfb_hide_metatable(L, -1, JSON_BUF);
 	}
 	lua_pop(L, 1);
 	lua_pushcfunction(L, mod_json);

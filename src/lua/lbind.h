@@ -47,6 +47,7 @@ struct lfb_state {
 	struct lf_counters total; /* of the walks already closed */
 	uint64_t entries;
 	struct lfb_walk *open;    /* the walks still open */
+	unsigned nopen;           /* how many (a sandbox caps it) */
 };
 
 /*
@@ -135,6 +136,16 @@ enum lfb_field {
 };
 
 /* ---- luafind.c ---------------------------------------------------------- */
+
+/*
+ * Hide the metatable at @idx from Lua code: getmetatable returns @name
+ * instead, and setmetatable refuses (its __metatable field).  Every
+ * metatable of the binding's objects is hidden, so that a sandboxed script
+ * cannot take a walker's __gc and __close away, nor change the methods
+ * other code uses.  lua_getmetatable (C) still sees it; so does
+ * debug.getmetatable, which a sandbox does not have.
+ */
+LFB_HIDDEN void lfb_hide_metatable(lua_State *L, int idx, const char *name);
 
 /* Push fail, "PATH: strerror(err)", err; returns 3.  @err is a saved errno. */
 LFB_HIDDEN int lfb_fail(lua_State *L, const char *path, size_t len, int err);
@@ -283,6 +294,13 @@ struct lf_sandbox_limits;
  * bits in *@allow (every bit when it is not), if @allow is not NULL.
  */
 LFB_HIDDEN bool lfb_sandboxed(lua_State *L, unsigned *allow);
+
+/*
+ * Whether @L is a sandbox, with its caps on the walkers open at once and
+ * on the threads of one walk (lf_sandbox_limits.max_walks, max_threads,
+ * their defaults applied) in *@max_walks and *@max_threads if it is.
+ */
+LFB_HIDDEN bool lfb_sandbox_caps(lua_State *L, unsigned *max_walks, unsigned *max_threads);
 
 /* lf_sandbox_new() lending @ctx (NULL: the state's own), as lfb_lend_ctx. */
 LFB_HIDDEN lua_State *lfb_sandbox_new(const struct lf_sandbox_limits *lim, struct lf_ctx *ctx);

@@ -91,6 +91,7 @@ static void set_ctx(lua_State *L, struct lf_ctx *ctx)
 	lua_createtable(L, 0, 1);
 	lua_pushcfunction(L, ctx_box_gc);
 	lua_setfield(L, -2, "__gc");
+	lfb_hide_metatable(L, -1, "luafind.Context");
 	lua_setmetatable(L, -2);
 	if (!ctx) {
 		ctx = lf_ctx_new();
@@ -118,6 +119,13 @@ struct lf_ctx *lfb_ctx(lua_State *L)
 void lfb_lend_ctx(lua_State *L, struct lf_ctx *ctx)
 {
 	set_ctx(L, ctx);
+}
+
+void lfb_hide_metatable(lua_State *L, int idx, const char *name)
+{
+	idx = lua_absindex(L, idx);
+	lua_pushstring(L, name);
+	lua_setfield(L, idx, "__metatable");
 }
 
 /* The registry key of the entry views of C hosts' walks, by walker. */

@@ -94,7 +94,18 @@ void lf_lua_walk_done(struct lua_State *L, struct lf_walk *w);
  * (KiB... weeks, started, now), version; remove_tree and the entries'
  * e:delete only with LF_SANDBOX_ALLOW_DELETE, link only with
  * LF_SANDBOX_ALLOW_LINK; find under the safe policy (LF_QUERY_SAFE) unless
- * LF_SANDBOX_ALLOW_ACTIONS.  e:open needs io: it fails.
+ * LF_SANDBOX_ALLOW_ACTIONS.  e:open needs io: it fails.  rawset refuses
+ * `luafind`, whose pairs never hands out the table behind it; the
+ * metatables of the binding's objects are hidden (getmetatable returns
+ * their name); walks are capped (max_walks, max_threads below).
+ *
+ * Once a limit is hit, pcall, xpcall, coroutine.resume, coroutine.close
+ * and the functions of coroutine.wrap raise its error again rather than
+ * return it, and xpcall's message handler is not called for it: the call
+ * ends.  setmetatable refuses a metatable with a __gc field (finalizers
+ * run with Lua's hooks off, so no limit would stop one, not even in
+ * lua_close); a coroutine's to-be-closed variables are closed as soon as
+ * an error ends it, not by coroutine.close.
  */
 
 /** What a sandbox may do beyond reading (lf_sandbox_limits.allow). */
@@ -104,12 +115,42 @@ enum lf_sandbox_allow {
 	LF_SANDBOX_ALLOW_ACTIONS = 1 << 2, /**< find without the safe policy */
 };
 
-/** The limits of a sandbox; zero means no limit. */
+/**
+ * The limits of a sandbox.  Zero means no limit for max_memory and
+ * max_steps, and the default for max_walks and max_threads.
+ */
 struct lf_sandbox_limits {
 	size_t max_memory;  /**< bytes the state's allocator may hold at once */
-	uint64_t max_steps; /**< VM instructions per call (counted by ~1000) */
+	/**
+	 * VM instructions per call, every coroutine included.  A call is
+	 * what runs from one lf_sandbox_reset() (lf_sandbox_pcall() makes
+	 * one first, and so does luafind.sandbox's run) to the next: what a
+	 * call leaves is not carried over, and no call runs more than
+	 * max_steps instructions.  The budget is paid in advance, by
+	 * windows of 100 instructions for a thread's first (the thread the
+	 * call starts in, a new coroutine, a coroutine's first resume after
+	 * a reset), doubling up to 1000 as it runs; what a thread has not
+	 * used of its window counts as used.  Time spent inside C functions
+	 * (lf.find over a tree, string.rep...) is not counted.
+	 */
+	uint64_t max_steps;
 	unsigned allow;     /**< LF_SANDBOX_ALLOW_* bits */
+	/**
+	 * Walkers (luafind.walk, luafind.find) open at once: one more raises
+	 * "too many open walks".  0: LF_SANDBOX_MAX_WALKS.
+	 */
+	unsigned max_walks;
+	/**
+	 * The most threads one walk may ask for (its threads option, find's
+	 * -j), the caller's included: more raises.  0: LF_SANDBOX_MAX_THREADS.
+	 */
+	unsigned max_threads;
 };
+
+/** lf_sandbox_limits.max_walks when 0. */
+#define LF_SANDBOX_MAX_WALKS 64
+/** lf_sandbox_limits.max_threads when 0. */
+#define LF_SANDBOX_MAX_THREADS 2
 
 /** Why a call in a sandbox failed (lf_sandbox_error_kind). */
 enum lf_sandbox_error {
@@ -123,14 +164,20 @@ enum lf_sandbox_error {
  * Its allocator refuses what would take it over max_memory, which Lua
  * raises as a memory error; a count hook raises "instruction budget
  * exceeded" once max_steps instructions ran since the last
- * lf_sandbox_reset().  Close it with lua_close().
+ * lf_sandbox_reset().  Close it with lua_close(), which closes every
+ * walk still open in it (their fds and threads).
  *
  * @return the state, or NULL with errno set (ENOMEM, also when max_memory
  *         is too small for the libraries)
  */
 LF_PUBLIC struct lua_State *lf_sandbox_new(const struct lf_sandbox_limits *lim);
 
-/** Give the next call in @L a whole instruction budget again. */
+/**
+ * Start a new call in @L: a whole instruction budget again, paid from now
+ * for @L and the main thread (and for each coroutine at its next resume),
+ * and the memory and budget errors forgotten.  Call it on the thread the
+ * call runs in, before each call (lf_sandbox_pcall() does).
+ */
 LF_PUBLIC void lf_sandbox_reset(struct lua_State *L);
 
 /** lf_sandbox_reset(), then lua_pcall(@L, @nargs, @nresults, @msgh). */

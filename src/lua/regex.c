@@ -391,6 +391,7 @@ static void new_class(lua_State *L, const char *name, const luaL_Reg *meta, cons
 		lua_newtable(L);
 		luaL_setfuncs(L, meth, 0);
 		lua_setfield(L, -2, "__index");
+		lfb_hide_metatable(L, -1, name);
 	}
 	lua_pop(L, 1);
 }

@@ -11,22 +11,77 @@
  * long as the state: the allocator frees it when the state frees its last
  * block (lua_close frees the global state last).
  *
- * The instruction budget is a count hook every STEP instructions; lua_newthread
- * copies the hook, so coroutines are counted too.  Time spent in C
- * functions is not: one step of lf.find over a large tree whose
- * expression rejects everything runs to its end.
+ * The instruction budget (max_steps, per call: lf_sandbox_reset starts a
+ * new one) is paid in advance, window by window.  Each Lua thread has its
+ * own count hook, and a count hook fires only once its thread has run a
+ * whole window of instructions: what a thread ran since its last hook is
+ * invisible (lua_State.hookcount is not in the API).  A budget charged
+ * when the hook fires would lose that remainder for every coroutine, and
+ * short coroutines created in a loop never fire it at all (issue 20: three
+ * levels of coroutine.wrap ran 1.4e9 instructions at max_steps 1e6).  So
+ * a window is paid before it starts:
+ *
+ *   - lf_sandbox_reset pays a first window, FIRST_STEP instructions, for
+ *     the thread it is given (and the main thread), and sets its hook;
+ *   - coroutine.create and coroutine.wrap pay one for the new coroutine;
+ *   - coroutine.resume, close and a wrap's function look up (in a weak
+ *     table, `cos`) the reset generation the coroutine's window was paid
+ *     in: one paid before this call's reset is void, and a new first
+ *     window is paid and set, so that coroutines kept from an earlier call
+ *     run nothing unpaid in this one;
+ *   - when the hook fires, its thread's window is used up: it pays the
+ *     next one, twice as long up to STEP (a thread that runs long soon
+ *     costs no more hooks than a fixed STEP would), cut to what the
+ *     budget has left.  With nothing left, the budget is exceeded.
+ *
+ * So the instructions a call runs are at most max_steps, whatever the
+ * coroutines do; what a thread has not used of its window is lost, at
+ * most FIRST_STEP for a coroutine that is created (or first resumed after
+ * a reset) and runs little.  Time spent in C functions is not counted:
+ * one step of lf.find over a large tree whose expression rejects
+ * everything runs to its end.
+ *
+ * An error raised from a hook leaves that thread's hooks off until a
+ * protected call it is in returns (Lua sets allowhook = 0 around a hook
+ * and a longjmp skips the reset), and Lua code that runs then is not
+ * counted at all.  So no sandboxed Lua code may run in that state:
+ *
+ *   - the message handler of xpcall runs inside the raise: the handler is
+ *     wrapped, and does not call the script's once a limit is hit;
+ *   - a coroutine that dies of the error keeps its to-be-closed variables
+ *     for coroutine.close (and for a wrap's function, which closes it),
+ *     which would run their __close with hooks off: every coroutine body
+ *     runs in a protected call inside the coroutine (co_body), which
+ *     turns the hooks back on and closes the variables at once, under the
+ *     budget, before the error goes on;
+ *   - finalizers always run with hooks off (lgc.c, GCTM), also from
+ *     lua_close: setmetatable refuses a metatable with a __gc field.  Lua
+ *     marks an object for finalization only if its metatable has __gc
+ *     when setmetatable is called, so a __gc added later is never called.
+ *
+ * Once the budget is exceeded the raising thread's window is one
+ * instruction, and any pcall, xpcall, coroutine call or wrapped function
+ * raises the error again before running anything, as does a resume's
+ * return to its caller: the __close handlers met while the error unwinds
+ * each run one instruction.
  *
  * The globals are built from an allowlist, and `luafind` is
  * lua/luafind/init.lua (embedded at build time, cmake/embed.cmake) run over
  * luafind.core, with what the limits do not allow taken out, behind a
- * read-only proxy.  The binding itself refuses e:delete, link and find's
- * unsafe primaries in a sandbox that does not allow them (entry.c,
- * luafind.c, find.c), so holding the functions is not enough.
+ * read-only proxy: an empty table whose hidden metatable reads the real
+ * one, whose pairs iterates it without handing it out, and that rawset
+ * refuses.  The binding's own metatables are hidden too (__metatable), so
+ * that a walker's __gc and __close cannot be taken away.  The binding
+ * itself refuses e:delete, link and find's unsafe primaries in a sandbox
+ * that does not allow them (entry.c, luafind.c, find.c), so holding the
+ * functions is not enough, and it caps the walkers open at once and the
+ * threads of each walk (lfb_sandbox_caps, walk.c).
  */
 #include "lbind.h"
 #include "luafind.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,7 +91,8 @@
 extern const unsigned char lfb_init_lua[];
 extern const size_t lfb_init_lua_len;
 
-#define STEP 1000
+#define STEP 1000      /* the longest window: instructions between hooks */
+#define FIRST_STEP 100 /* a thread's first window in a call */
 #define SANDBOX "luafind.Sandbox"
 
 static const char msg_memory[] = "memory limit exceeded";
@@ -44,10 +100,13 @@ static const char msg_steps[] = "instruction budget exceeded";
 
 struct sandbox {
 	size_t limit, total;
-	uint64_t max_steps, used;
+	uint64_t max_steps, used; /* used: paid for since the last reset */
+	uint64_t gen;             /* the reset count: windows of older ones are void */
 	unsigned allow;
-	bool mem_hit; /* memory was refused since the last reset */
-	bool owned;   /* the state exists: free this with its last block */
+	unsigned max_walks, max_threads;
+	bool mem_hit;   /* memory was refused since the last reset */
+	bool steps_hit; /* the budget ran out since the last reset */
+	bool owned;     /* the state exists: free this with its last block */
 };
 
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
@@ -88,16 +147,75 @@ bool lfb_sandboxed(lua_State *L, unsigned *allow)
 	return s != NULL;
 }
 
+bool lfb_sandbox_caps(lua_State *L, unsigned *max_walks, unsigned *max_threads)
+{
+	struct sandbox *s = get_sandbox(L);
+	if (!s) {
+		return false;
+	}
+	*max_walks = s->max_walks;
+	*max_threads = s->max_threads;
+	return true;
+}
+
+static void sb_hook(lua_State *L, lua_Debug *ar);
+
+/*
+ * The budget is used up: raise its error in @L, whose window becomes one
+ * instruction, so that what runs while the error unwinds is stopped at once.
+ */
+static int out_of_steps(lua_State *L, struct sandbox *s)
+{
+	s->steps_hit = true;
+	s->used = s->max_steps;
+	lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
+	lua_pushstring(L, msg_steps);
+	return lua_error(L);
+}
+
+/*
+ * Pay for a first window of FIRST_STEP instructions, or of what is left if
+ * that is less; raise the budget's error in @L if nothing is.
+ * @return the window, for lua_sethook
+ */
+static int pay_first(lua_State *L, struct sandbox *s)
+{
+	uint64_t left = s->max_steps - s->used;
+	if (s->steps_hit || left == 0) {
+		out_of_steps(L, s);
+	}
+	int n = left < FIRST_STEP ? (int)left : FIRST_STEP;
+	s->used += (uint64_t)n;
+	return n;
+}
+
+/* @L ran the window it had paid for: pay for the next one, or stop. */
 static void sb_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
 	struct sandbox *s = get_sandbox(L);
-	s->used += s->max_steps < STEP ? s->max_steps : STEP;
-	if (s->used >= s->max_steps) {
-		s->used = s->max_steps;
-		lua_pushstring(L, msg_steps);
-		lua_error(L);
+	int cur = lua_gethookcount(L);
+	uint64_t next = cur < STEP / 2 ? 2 * (uint64_t)cur : STEP;
+	uint64_t left = s->max_steps - s->used;
+	if (s->steps_hit || left == 0) {
+		out_of_steps(L, s);
 	}
+	if (next > left) {
+		next = left;
+	}
+	s->used += next;
+	if (next != (uint64_t)cur) {
+		lua_sethook(L, sb_hook, LUA_MASKCOUNT, (int)next);
+	}
+}
+
+/* A first window for @L, paid: the thread a call starts in (not raising). */
+static void arm_thread(lua_State *L, struct sandbox *s)
+{
+	uint64_t left = s->max_steps - s->used;
+	int n = left < FIRST_STEP ? (int)left : FIRST_STEP;
+	s->used += (uint64_t)n;
+	lua_sethook(L, sb_hook, LUA_MASKCOUNT, n ? n : 1); /* 1: raises at once */
 }
 
 /* ---- the globals -------------------------------------------------------- */
@@ -146,9 +264,8 @@ static int sb_catch_k(lua_State *L, int status, lua_KContext ctx)
 	(void)ctx;
 	struct sandbox *s = get_sandbox(L);
 	if (lua_type(L, 1) == LUA_TBOOLEAN && !lua_toboolean(L, 1)) {
-		if (s->max_steps && s->used >= s->max_steps) {
-			lua_pushstring(L, msg_steps);
-			return lua_error(L);
+		if (s->steps_hit) {
+			return out_of_steps(L, s);
 		}
 		if (s->mem_hit) {
 			lua_pushliteral(L, "not enough memory"); /* Lua's own, already interned */
@@ -158,20 +275,291 @@ static int sb_catch_k(lua_State *L, int status, lua_KContext ctx)
 	return lua_gettop(L);
 }
 
-/* A function that catches errors (upvalue 1), under sb_catch_k's rule. */
+/*
+ * Before the coroutine at @idx (if it is one) runs in this call: a window
+ * paid in this call, unless it has one (@cos maps each coroutine to the
+ * reset generation its window was paid in).
+ */
+static void arm_co(lua_State *L, struct sandbox *s, int idx, int cos)
+{
+	lua_State *co = lua_tothread(L, idx);
+	if (!co || !s->max_steps) {
+		return;
+	}
+	lua_pushvalue(L, idx);
+	if (lua_rawget(L, cos) == LUA_TNUMBER && (uint64_t)lua_tointeger(L, -1) == s->gen) {
+		lua_pop(L, 1);
+		return;
+	}
+	lua_pop(L, 1);
+	lua_sethook(co, sb_hook, LUA_MASKCOUNT, pay_first(L, s));
+	lua_pushvalue(L, idx);
+	lua_pushinteger(L, (lua_Integer)s->gen);
+	lua_rawset(L, cos);
+}
+
+/*
+ * A function that catches errors (upvalue 1), under sb_catch_k's rule;
+ * coroutine.resume and close have the coroutines' table as upvalue 2, and
+ * arm the coroutine first.  Nothing runs once the budget is used up.
+ */
 static int sb_catch(lua_State *L)
 {
+	struct sandbox *s = get_sandbox(L);
+	if (s->steps_hit) {
+		return out_of_steps(L, s);
+	}
+	if (lua_type(L, lua_upvalueindex(2)) == LUA_TTABLE) {
+		arm_co(L, s, 1, lua_upvalueindex(2));
+	}
 	lua_pushvalue(L, lua_upvalueindex(1));
 	lua_insert(L, 1);
 	lua_callk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, sb_catch_k);
 	return sb_catch_k(L, LUA_OK, 0);
 }
 
-static void wrap_catcher(lua_State *L, int table, const char *name)
+static void wrap_catcher(lua_State *L, int table, const char *name, int cos)
 {
 	lua_getfield(L, table, name);
-	lua_pushcclosure(L, sb_catch, 1);
+	if (cos) {
+		lua_pushvalue(L, cos);
+	}
+	lua_pushcclosure(L, sb_catch, cos ? 2 : 1);
 	lua_setfield(L, table, name);
+}
+
+/*
+ * xpcall's message handler (upvalue 1: the script's).  Lua calls it inside
+ * the raise, also for an error raised by the hook, with the hooks off: once
+ * a limit is hit, it returns the error as it is without running the
+ * script's handler, which nothing would stop.
+ */
+static int sb_msgh(lua_State *L)
+{
+	struct sandbox *s = get_sandbox(L);
+	if (s->steps_hit || s->mem_hit) {
+		lua_settop(L, 1);
+		return 1;
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
+/* xpcall(f, msgh, ...): sb_catch over xpcall (upvalue 1), msgh wrapped. */
+static int sb_xpcall(lua_State *L)
+{
+	if (lua_type(L, 2) == LUA_TFUNCTION) {
+		lua_pushvalue(L, 2);
+		lua_pushcclosure(L, sb_msgh, 1);
+		lua_replace(L, 2);
+	}
+	return sb_catch(L);
+}
+
+/* ---- coroutines --------------------------------------------------------- */
+
+#if LUA_VERSION_RELEASE_NUM >= 50406
+#define close_thread(co, from) lua_closethread((co), (from))
+#else
+#define close_thread(co, from) ((void)(from), lua_resetthread(co))
+#endif
+
+/*
+ * The body of every coroutine: its function (upvalue 1) in a protected
+ * call inside the coroutine, so that an error raised by the hook is caught
+ * where Lua turns the hooks back on and closes the to-be-closed variables
+ * at once, under the budget; then the error goes on.  (Left to
+ * coroutine.close, or to a wrap's function, which closes a coroutine that
+ * failed, those would run with the hooks off.)
+ */
+static int co_body_k(lua_State *L, int status, lua_KContext ctx)
+{
+	(void)ctx;
+	if (status != LUA_OK && status != LUA_YIELD) {
+		return lua_error(L);
+	}
+	return lua_gettop(L);
+}
+
+static int co_body(lua_State *L)
+{
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	return co_body_k(L, lua_pcallk(L, lua_gettop(L) - 1, LUA_MULTRET, 0, 0, co_body_k), 0);
+}
+
+/* Push a new coroutine running the function at 1, its first window paid. */
+static lua_State *new_co(lua_State *L, int cos)
+{
+	struct sandbox *s = get_sandbox(L);
+	luaL_checktype(L, 1, LUA_TFUNCTION);
+	if (s->steps_hit) {
+		out_of_steps(L, s);
+	}
+	int window = s->max_steps ? pay_first(L, s) : 0;
+	lua_State *co = lua_newthread(L);
+	int idx = lua_gettop(L);
+	if (window) {
+		lua_sethook(co, sb_hook, LUA_MASKCOUNT, window);
+		lua_pushvalue(L, idx);
+		lua_pushinteger(L, (lua_Integer)s->gen);
+		lua_rawset(L, cos);
+	}
+	lua_pushvalue(L, 1);
+	lua_pushcclosure(L, co_body, 1);
+	lua_xmove(L, co, 1);
+	return co;
+}
+
+/* coroutine.create(f) (upvalue 1: the coroutines' table). */
+static int sb_co_create(lua_State *L)
+{
+	new_co(L, lua_upvalueindex(1));
+	return 1;
+}
+
+/* lcorolib.c's auxresume: resume @co with @narg arguments; -1 on error. */
+static int auxresume(lua_State *L, lua_State *co, int narg)
+{
+	int nres;
+	if (lua_status(co) == LUA_OK && lua_gettop(co) == 0) {
+		lua_pushliteral(L, "cannot resume dead coroutine");
+		return -1;
+	}
+	if (!lua_checkstack(co, narg)) {
+		lua_pushliteral(L, "too many arguments to resume");
+		return -1;
+	}
+	lua_xmove(L, co, narg);
+	int status = lua_resume(co, L, narg, &nres);
+	if (status == LUA_OK || status == LUA_YIELD) {
+		if (!lua_checkstack(L, nres + 1)) {
+			lua_pop(co, nres);
+			lua_pushliteral(L, "too many results to resume");
+			return -1;
+		}
+		lua_xmove(co, L, nres);
+		return nres;
+	}
+	lua_xmove(co, L, 1);
+	return -1;
+}
+
+/*
+ * The function coroutine.wrap returns (upvalues: the coroutine, the
+ * coroutines' table, the reset generation it last armed the coroutine in):
+ * lcorolib.c's auxwrap, with the coroutine armed first and the limits'
+ * errors raised as they are.  A generator resumed in a loop looks its
+ * coroutine up in the table once per call, not once per resume.
+ */
+static int sb_auxwrap(lua_State *L)
+{
+	struct sandbox *s = get_sandbox(L);
+	lua_State *co = lua_tothread(L, lua_upvalueindex(1));
+	if (s->steps_hit) {
+		return out_of_steps(L, s);
+	}
+	if ((uint64_t)lua_tointeger(L, lua_upvalueindex(3)) != s->gen) {
+		arm_co(L, s, lua_upvalueindex(1), lua_upvalueindex(2));
+		lua_pushinteger(L, (lua_Integer)s->gen);
+		lua_replace(L, lua_upvalueindex(3));
+	}
+	int r = auxresume(L, co, lua_gettop(L));
+	if (r >= 0) {
+		return r;
+	}
+	if (s->steps_hit) {
+		return out_of_steps(L, s);
+	}
+	if (s->mem_hit) {
+		lua_pushliteral(L, "not enough memory");
+		return lua_error(L);
+	}
+	int stat = lua_status(co);
+	if (stat != LUA_OK && stat != LUA_YIELD) { /* an error in the coroutine */
+		stat = close_thread(co, L);
+		lua_xmove(co, L, 1);
+	}
+	if (stat != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
+		luaL_where(L, 1);
+		lua_insert(L, -2);
+		lua_concat(L, 2);
+	}
+	return lua_error(L);
+}
+
+/* coroutine.wrap(f) (upvalue 1: the coroutines' table). */
+static int sb_co_wrap(lua_State *L)
+{
+	new_co(L, lua_upvalueindex(1));
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushinteger(L, (lua_Integer)get_sandbox(L)->gen); /* new_co armed it */
+	lua_pushcclosure(L, sb_auxwrap, 3);
+	return 1;
+}
+
+/* The coroutine library at @lib, made to count (see the opening comment). */
+static void wrap_coroutines(lua_State *L, int lib)
+{
+	lua_newtable(L); /* the coroutines: the generation of their window */
+	int cos = lua_gettop(L);
+	lua_createtable(L, 0, 1);
+	lua_pushliteral(L, "k");
+	lua_setfield(L, -2, "__mode");
+	lua_setmetatable(L, cos);
+	lua_pushvalue(L, cos);
+	lua_pushcclosure(L, sb_co_create, 1);
+	lua_setfield(L, lib, "create");
+	lua_pushvalue(L, cos);
+	lua_pushcclosure(L, sb_co_wrap, 1);
+	lua_setfield(L, lib, "wrap");
+	wrap_catcher(L, lib, "resume", cos);
+	wrap_catcher(L, lib, "close", cos);
+	lua_pop(L, 1);
+}
+
+/* ---- the rest of the globals -------------------------------------------- */
+
+/*
+ * setmetatable(t, mt) (upvalue 1: the base library's): no __gc field in mt.
+ * Finalizers run with the hooks off, so nothing would stop one (also from
+ * lua_close, in the host).  Lua marks t for finalization only if mt has a
+ * __gc field now: one set later is never called.
+ */
+static int sb_setmetatable(lua_State *L)
+{
+	if (lua_type(L, 2) == LUA_TTABLE) {
+		lua_pushliteral(L, "__gc");
+		if (lua_rawget(L, 2) != LUA_TNIL) {
+			return luaL_error(L, "setmetatable: __gc metamethods are not allowed in the sandbox");
+		}
+		lua_pop(L, 1);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
+static int readonly(lua_State *L)
+{
+	return luaL_error(L, "luafind: the module is read-only in the sandbox");
+}
+
+/* rawset(t, k, v) (upvalues: the base library's, the set of proxies). */
+static int sb_rawset(lua_State *L)
+{
+	lua_pushvalue(L, 1);
+	if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TNIL) {
+		return readonly(L);
+	}
+	lua_pop(L, 1);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
 }
 
 /* require(name): the preloaded modules (upvalue 1) and nothing else. */
@@ -191,26 +579,68 @@ static int core_require(lua_State *L)
 	return 1;
 }
 
-static int readonly(lua_State *L)
+/* A proxy's next(_, key) over the real table (upvalue 1), never handed out. */
+static int proxy_next(lua_State *L)
 {
-	return luaL_error(L, "luafind: the module is read-only in the sandbox");
+	lua_settop(L, 2);
+	if (lua_next(L, lua_upvalueindex(1))) {
+		return 2;
+	}
+	lua_pushnil(L);
+	return 1;
 }
 
+/* A proxy's __pairs (upvalue 1: its proxy_next): proxy_next, the proxy, nil. */
 static int proxy_pairs(lua_State *L)
 {
-	lua_getglobal(L, "next");
-	if (lua_isnil(L, -1)) {
-		return luaL_error(L, "pairs: next is missing");
-	}
-	lua_getmetatable(L, 1);
-	lua_getfield(L, -1, "__index");
-	lua_remove(L, -2);
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_pushvalue(L, 1);
 	lua_pushnil(L);
 	return 3;
 }
 
-/* Push the sandbox's luafind: init.lua over luafind.core, trimmed, read-only. */
-static void push_luafind(lua_State *L, unsigned allow)
+/*
+ * Push a read-only proxy of the table at @real, whose table fields become
+ * proxies first (@real must hold no cycle), each added to the set of
+ * proxies at @proxies, which rawset refuses.  A proxy is an empty table:
+ * its hidden metatable reads @real (__index), refuses writes (__newindex)
+ * and iterates @real through proxy_next (__pairs).
+ */
+static void push_proxy(lua_State *L, int real, int proxies)
+{
+	real = lua_absindex(L, real);
+	lua_pushnil(L);
+	while (lua_next(L, real)) {
+		if (lua_type(L, -1) == LUA_TTABLE) {
+			lua_pushvalue(L, -2);
+			push_proxy(L, -2, proxies);
+			lua_rawset(L, real); /* an existing key: allowed during lua_next */
+		}
+		lua_pop(L, 1);
+	}
+	lua_newtable(L);
+	lua_createtable(L, 0, 4);
+	lua_pushvalue(L, real);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, readonly);
+	lua_setfield(L, -2, "__newindex");
+	lua_pushvalue(L, real);
+	lua_pushcclosure(L, proxy_next, 1);
+	lua_pushcclosure(L, proxy_pairs, 1);
+	lua_setfield(L, -2, "__pairs");
+	lua_pushliteral(L, "luafind (read-only)");
+	lua_setfield(L, -2, "__metatable");
+	lua_setmetatable(L, -2);
+	lua_pushvalue(L, -1);
+	lua_pushboolean(L, 1);
+	lua_rawset(L, proxies);
+}
+
+/*
+ * Push the sandbox's luafind: init.lua over luafind.core, trimmed, behind a
+ * read-only proxy recorded in the set at @proxies.
+ */
+static void push_luafind(lua_State *L, unsigned allow, int proxies)
 {
 	luaL_requiref(L, "luafind.core", luaopen_luafind_core, 0);
 	int core = lua_gettop(L);
@@ -235,17 +665,7 @@ static void push_luafind(lua_State *L, unsigned allow)
 			lua_setfield(L, lf, drop[i]);
 		}
 	}
-	lua_newtable(L); /* the proxy */
-	lua_createtable(L, 0, 4);
-	lua_pushvalue(L, lf);
-	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, readonly);
-	lua_setfield(L, -2, "__newindex");
-	lua_pushcfunction(L, proxy_pairs);
-	lua_setfield(L, -2, "__pairs");
-	lua_pushliteral(L, "luafind (read-only)");
-	lua_setfield(L, -2, "__metatable");
-	lua_setmetatable(L, -2);
+	push_proxy(L, lf, proxies);
 	lua_replace(L, core);
 	lua_settop(L, core);
 }
@@ -260,6 +680,11 @@ static int sb_init(lua_State *L)
 	}
 	lua_newtable(L); /* the modules require returns */
 	int mods = lua_gettop(L);
+	lua_newtable(L); /* the read-only proxies */
+	int proxies = lua_gettop(L);
+	/* The budget's error, interned for good: raising it allocates nothing. */
+	lua_pushstring(L, msg_steps);
+	lua_rawsetp(L, LUA_REGISTRYINDEX, msg_steps);
 
 	luaL_requiref(L, "_G", luaopen_base, 1);
 	int g = lua_gettop(L);
@@ -274,9 +699,18 @@ static int sb_init(lua_State *L)
 	lua_getfield(L, g, "collectgarbage");
 	lua_pushcclosure(L, sb_collectgarbage, 1);
 	lua_setfield(L, g, "collectgarbage");
-	wrap_catcher(L, g, "pcall");
-	wrap_catcher(L, g, "xpcall");
-	lua_settop(L, mods);
+	lua_getfield(L, g, "setmetatable");
+	lua_pushcclosure(L, sb_setmetatable, 1);
+	lua_setfield(L, g, "setmetatable");
+	lua_getfield(L, g, "rawset");
+	lua_pushvalue(L, proxies);
+	lua_pushcclosure(L, sb_rawset, 2);
+	lua_setfield(L, g, "rawset");
+	wrap_catcher(L, g, "pcall", 0);
+	lua_getfield(L, g, "xpcall");
+	lua_pushcclosure(L, sb_xpcall, 1);
+	lua_setfield(L, g, "xpcall");
+	lua_settop(L, proxies);
 
 	static const luaL_Reg libs[] = {
 		{LUA_COLIBNAME, luaopen_coroutine}, {LUA_STRLIBNAME, luaopen_string},
@@ -286,8 +720,7 @@ static int sb_init(lua_State *L)
 	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
 		luaL_requiref(L, libs[i].name, libs[i].func, 1);
 		if (libs[i].func == luaopen_coroutine) {
-			wrap_catcher(L, lua_gettop(L), "resume");
-			wrap_catcher(L, lua_gettop(L), "close");
+			wrap_coroutines(L, lua_gettop(L));
 		}
 		lua_setfield(L, mods, libs[i].name);
 	}
@@ -304,7 +737,7 @@ static int sb_init(lua_State *L)
 	lua_setglobal(L, "os");
 	lua_pop(L, 1);
 
-	push_luafind(L, s->allow);
+	push_luafind(L, s->allow, proxies);
 	lua_setfield(L, mods, "luafind");
 
 	lua_pushvalue(L, mods);
@@ -319,10 +752,14 @@ lua_State *lfb_sandbox_new(const struct lf_sandbox_limits *lim, struct lf_ctx *c
 	if (!s) {
 		return NULL;
 	}
+	s->max_walks = LF_SANDBOX_MAX_WALKS;
+	s->max_threads = LF_SANDBOX_MAX_THREADS;
 	if (lim) {
 		s->limit = lim->max_memory;
 		s->max_steps = lim->max_steps;
 		s->allow = lim->allow;
+		s->max_walks = lim->max_walks ? lim->max_walks : LF_SANDBOX_MAX_WALKS;
+		s->max_threads = lim->max_threads ? lim->max_threads : LF_SANDBOX_MAX_THREADS;
 	}
 	lua_State *L = lua_newstate(sb_alloc, s);
 	if (!L) {
@@ -338,9 +775,7 @@ lua_State *lfb_sandbox_new(const struct lf_sandbox_limits *lim, struct lf_ctx *c
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (s->max_steps) {
-		lua_sethook(L, sb_hook, LUA_MASKCOUNT, (int)(s->max_steps < STEP ? s->max_steps : STEP));
-	}
+	lf_sandbox_reset(L);
 	return L;
 }
 
@@ -352,9 +787,21 @@ LF_PUBLIC lua_State *lf_sandbox_new(const struct lf_sandbox_limits *lim)
 LF_PUBLIC void lf_sandbox_reset(lua_State *L)
 {
 	struct sandbox *s = get_sandbox(L);
-	if (s) {
-		s->used = 0;
-		s->mem_hit = false;
+	if (!s) {
+		return;
+	}
+	s->used = 0;
+	s->gen++;
+	s->mem_hit = false;
+	s->steps_hit = false;
+	if (s->max_steps) {
+		arm_thread(L, s);
+		lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
+		lua_State *main = lua_tothread(L, -1);
+		lua_pop(L, 1);
+		if (main != L) {
+			arm_thread(main, s);
+		}
 	}
 }
 
@@ -374,7 +821,7 @@ LF_PUBLIC int lf_sandbox_error_kind(lua_State *L, int idx)
 	if (s->mem_hit && strcmp(msg, "not enough memory") == 0) {
 		return LF_SANDBOX_ERR_MEMORY;
 	}
-	if (s->max_steps && s->used >= s->max_steps && strstr(msg, msg_steps)) {
+	if (s->steps_hit && strstr(msg, msg_steps)) {
 		return LF_SANDBOX_ERR_STEPS;
 	}
 	return LF_SANDBOX_ERR_LUA;
@@ -574,8 +1021,9 @@ static lua_Integer opt_size(lua_State *L, const char *name)
 }
 
 /*
- * sandbox{max_memory =, max_steps =, allow = {"delete", "link", "actions"}}:
- * a sandbox object with run and close (also its __close and __gc).
+ * sandbox{max_memory =, max_steps =, max_walks =, max_threads =,
+ * allow = {"delete", "link", "actions"}}: a sandbox object with run and
+ * close (also its __close and __gc); lf_sandbox_limits' fields.
  */
 static int mod_sandbox(lua_State *L)
 {
@@ -584,6 +1032,13 @@ static int mod_sandbox(lua_State *L)
 		luaL_checktype(L, 1, LUA_TTABLE);
 		lim.max_memory = (size_t)opt_size(L, "max_memory");
 		lim.max_steps = (uint64_t)opt_size(L, "max_steps");
+		lua_Integer walks = opt_size(L, "max_walks"), threads = opt_size(L, "max_threads");
+		if (walks > UINT_MAX || threads > UINT_MAX) {
+			return luaL_error(L, "luafind.sandbox: bad option '%s' (too large)",
+					  walks > UINT_MAX ? "max_walks" : "max_threads");
+		}
+		lim.max_walks = (unsigned)walks;
+		lim.max_threads = (unsigned)threads;
 		if (lua_getfield(L, 1, "allow") != LUA_TNIL) {
 			luaL_checktype(L, -1, LUA_TTABLE);
 			lua_Integer n = luaL_len(L, -1);
@@ -633,6 +1088,7 @@ void lfb_open_sandbox(lua_State *L)
 		lua_setfield(L, -2, "__gc");
 		lua_pushcfunction(L, sbox_close);
 		lua_setfield(L, -2, "__close");
+		lfb_hide_metatable(L, -1, SANDBOX);
 	}
 	lua_pop(L, 1);
 	lua_pushcfunction(L, mod_sandbox);

@@ -113,6 +113,7 @@ static void walk_close_core(struct lfb_walk *lw)
 			lw->next->prev = lw->prev;
 		}
 		lw->prev = lw->next = NULL;
+		lw->st->nopen--;
 	}
 	lf_walk_close(lw->w);
 	lw->w = NULL;
@@ -500,6 +501,22 @@ void lfb_walk_pin_roots(lua_State *L, struct lfb_walk *lw, int walk, int extra)
 
 void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts *opts, const char *fn)
 {
+	unsigned max_walks, max_threads;
+	if (lfb_sandbox_caps(L, &max_walks, &max_threads)) {
+		int threads = opts->threads ? opts->threads : LF_WALK_THREADS_DEFAULT;
+		if ((unsigned)threads > max_threads) {
+			luaL_error(L, "%s: %d threads, over the sandbox's limit of %d", fn, threads, (int)max_threads);
+			return;
+		}
+		if (lw->st->nopen >= max_walks) {
+			lua_gc(L, LUA_GCCOLLECT); /* the walkers dropped without a close */
+		}
+		if (lw->st->nopen >= max_walks) {
+			luaL_error(L, "%s: too many open walks (the sandbox's limit is %d: close one, or end its loop)",
+				   fn, (int)max_walks);
+			return;
+		}
+	}
 	lw->w = lf_walk_open(opts);
 	if (!lw->w) {
 		luaL_error(L, "%s: %s", fn, strerror(errno));
@@ -511,6 +528,7 @@ void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts
 		st->open->prev = lw;
 	}
 	st->open = lw;
+	st->nopen++;
 }
 
 /*
@@ -546,7 +564,9 @@ struct lfb_walk *lfb_entry_view_new(lua_State *L)
 	struct lfb_walk *lw = lua_newuserdatauv(L, sizeof(*lw), LFB_WALK_NUV);
 	memset(lw, 0, sizeof(*lw));
 	lw->symlinks = -1;
-	luaL_newmetatable(L, "luafind.EntryView"); /* a name for messages, no methods */
+	if (luaL_newmetatable(L, "luafind.EntryView")) { /* a name for messages, no methods */
+		lfb_hide_metatable(L, -1, "luafind.EntryView");
+	}
 	lua_setmetatable(L, -2);
 	int walk = lua_gettop(L);
 	make_entries(L, lw, walk);
@@ -587,6 +607,7 @@ void lfb_open_walk(lua_State *L, int state)
 	lua_setfield(L, -3, "next");
 	lua_pushvalue(L, -2);
 	lua_setfield(L, mt, "__index");
+	lfb_hide_metatable(L, mt, LFB_WALK);
 
 	lua_pushvalue(L, mt);
 	lua_pushvalue(L, state);

@@ -118,7 +118,9 @@ with("file", function(e)
   T.raises("luafind: entry has no field 'sise'", function() return e.sise end)
   T.raises("luafind: entry has no field 1", function() return e[1] end)
   T.raises("luafind: entry fields are read-only (assigning 'size')", function() e.size = 1 end)
-  T.raises("luafind.Entry expected", getmetatable(e).__index, {}, "name")
+  T.raises("luafind.Entry expected", debug.getmetatable(e).__index, {}, "name")
+  -- The metatable is hidden (its __gc and methods out of Lua code's reach).
+  assert(getmetatable(e) == "luafind.Entry")
   T.raises("luafind.Entry expected, got table", e.stat, {})
 end)
 

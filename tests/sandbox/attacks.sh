@@ -1,0 +1,397 @@
+#!/bin/sh
+# attacks.sh: the attempts of issue 20 on the sandbox, each under timeout(1)
+# so that a hang fails, with the outcome each must have.
+#
+#	attacks.sh HOST LUAFIND WORKDIR GROUP
+#
+# HOST is tests/sandbox/host.c (lf_sandbox_new, then lf_sandbox_pcall per
+# run; with --count it checks that closing the state gave back every fd
+# and thread).  GROUP is one of:
+#   gc          __gc metamethods (finalizers run with hooks off)
+#   xpcall      message handlers and __close run after a raise in the hook
+#   coroutines  the budget across coroutines
+#   readonly    the luafind table and the binding's metatables
+#   walkers     fds and threads of walkers, counted in /proc/self (--count);
+#               SEEM_BLOCKED, if set, is tests/cli's getrusage shim, which
+#               wakes the walks' threads up
+#   cli         the issue's reproductions through luafind --sandbox --script
+#
+# Each attempt is a line `attempt NAME 'HOST OPTIONS' 'EXPECTED'` reading
+# its Lua code from a here-document; EXPECTED is a shell pattern matched
+# against the whole output (one line per run: ok [results], steps, memory,
+# error: MESSAGE).  The code gets the path of a small tree as `...`.  Each
+# attempt's CPU time (from the host) is printed with its outcome.
+set -u
+host=$1 luafind=$2 work=$3 group=$4
+limit=${SANDBOX_TIMEOUT:-30}
+
+rm -rf "$work"
+mkdir -p "$work/tree" || exit 1
+for d in 1 2 3 4 5 6 7 8; do
+	mkdir -p "$work/tree/d$d/sub" && : >"$work/tree/d$d/f" && : >"$work/tree/d$d/sub/g" || exit 1
+done
+tree=$work/tree
+failed=0
+preload=
+
+# attempt NAME OPTIONS EXPECTED < code
+attempt() {
+	name=$1 opts=$2 expected=$3
+	cat >"$work/$name.lua"
+	# shellcheck disable=SC2086 # the options are words
+	out=$(timeout "$limit" env ${preload:+LD_PRELOAD="$preload" ASAN_OPTIONS=detect_leaks=0} \
+		"$host" $opts "$work/$name.lua" "$tree" 2>"$work/$name.err")
+	rc=$?
+	cpu=$(sed -n 's/^cpu //p' "$work/$name.err")
+	if [ $rc -eq 124 ]; then
+		echo "FAIL $name: still running after ${limit}s (output so far: $out)"
+		failed=1
+		return
+	fi
+	case $out in
+	$expected)
+		if [ $rc -ne 0 ]; then
+			echo "FAIL $name: status $rc"
+			sed 's/^/  /' "$work/$name.err"
+			failed=1
+			return
+		fi
+		echo "ok   $name (cpu ${cpu:-?} s)"
+		;;
+	*)
+		echo "FAIL $name: expected"
+		echo "$expected" | sed 's/^/  /'
+		echo "got (status $rc, cpu ${cpu:-?} s)"
+		echo "$out" | sed 's/^/  /'
+		sed 's/^/  stderr: /' "$work/$name.err"
+		failed=1
+		;;
+	esac
+}
+
+# at_most NAME WHAT N: the number after WHAT +, in the output of NAME, is at most N.
+at_most() {
+	n=$(printf '%s\n' "$out" | sed -n "s/.*$2 +\([0-9-]*\).*/\1/p" | head -n 1)
+	if [ -z "$n" ] || [ "$n" -gt "$3" ]; then
+		echo "FAIL $1: $2 +${n:-?} while running, over $3"
+		failed=1
+	fi
+}
+
+# cli NAME STEPS EXPECTED_STDERR_PATTERN < code: luafind --sandbox --script.
+cli() {
+	name=$1 steps=$2 expected=$3
+	cat >"$work/$name.lua"
+	start=$(date +%s)
+	timeout "$limit" "$luafind" --sandbox --max-steps "$steps" --script "$work/$name.lua" >"$work/$name.out" \
+		2>"$work/$name.err"
+	rc=$?
+	secs=$(($(date +%s) - start))
+	err=$(cat "$work/$name.err")
+	if [ $rc -eq 124 ]; then
+		echo "FAIL $name: luafind still running after ${limit}s"
+		failed=1
+	elif [ $rc -ne 1 ]; then
+		echo "FAIL $name: status $rc, expected 1"
+		failed=1
+	else
+		case $err in
+		$expected) echo "ok   $name (${secs} s wall)" ;;
+		*)
+			echo "FAIL $name: stderr"
+			echo "$err" | sed 's/^/  /'
+			failed=1
+			;;
+		esac
+	fi
+}
+
+gcmsg='error: attempt:*: setmetatable: __gc metamethods are not allowed in the sandbox'
+
+case $group in
+gc)
+	# Issue 20, 3: a finalizer runs with hooks off, in collectgarbage() or
+	# in lua_close (the host's, which then never returns).
+	attempt gc_collect '--max-steps 1000' "$gcmsg" <<'EOF'
+setmetatable({}, {__gc = function() while true do end end}); collectgarbage()
+EOF
+	attempt gc_at_close '--max-steps 1000' "$gcmsg" <<'EOF'
+setmetatable({}, {__gc = function() while true do end end})
+EOF
+	attempt gc_false '--max-steps 1000' "$gcmsg" <<'EOF'
+local mt = {__gc = false}
+setmetatable({}, mt)
+mt.__gc = function() while true do end end
+EOF
+	# A __gc added after setmetatable is never called: Lua did not mark t.
+	attempt gc_added_later '--max-steps 1000' 'ok done true' <<'EOF'
+local mt = {}
+local t = setmetatable({}, mt)
+mt.__gc = function() while true do end end
+rawset(mt, "__gc", mt.__gc)
+local refused = not pcall(setmetatable, {}, mt)
+t = nil
+collectgarbage()
+return "done", refused
+EOF
+	attempt gc_no_limit '' "$gcmsg" <<'EOF'
+setmetatable({}, {__gc = function() while true do end end})
+EOF
+	attempt gc_plain '--max-steps 1000' 'ok table' <<'EOF'
+return setmetatable({}, {__index = {}, __close = function() end})
+EOF
+	;;
+xpcall)
+	# Issue 20, 4: the handler is called for the hook's error, hooks off.
+	attempt xpcall_loop '--max-steps 1000' 'steps' <<'EOF'
+xpcall(error, function() while true do end end)
+EOF
+	attempt xpcall_loop_big '--max-steps 10000000' 'steps' <<'EOF'
+xpcall(error, function() while true do end end)
+EOF
+	attempt xpcall_nested '--max-steps 100000' 'steps' <<'EOF'
+xpcall(function() xpcall(error, function() while true do end end) end, function() while true do end end)
+EOF
+	attempt xpcall_handles '--max-steps 100000' 'ok false handled: x' <<'EOF'
+return xpcall(error, function(m) return "handled: " .. m end, "x")
+EOF
+	attempt xpcall_in_coroutine '--max-steps 100000' 'steps' <<'EOF'
+coroutine.wrap(function() xpcall(error, function() while true do end end) end)()
+EOF
+	# A coroutine killed by the hook kept its to-be-closed variables, which
+	# coroutine.close or a wrap's function then closed with hooks off.
+	attempt tbc_wrap '--max-steps 100000' 'steps' <<'EOF'
+coroutine.wrap(function()
+  local x <close> = setmetatable({}, {__close = function() while true do end end})
+  while true do end
+end)()
+EOF
+	attempt tbc_close '--max-steps 100000' 'steps' <<'EOF'
+local co = coroutine.create(function()
+  local x <close> = setmetatable({}, {__close = function() while true do end end})
+  while true do end
+end)
+local guard <close> = setmetatable({}, {__close = function() coroutine.close(co) end})
+coroutine.resume(co)
+EOF
+	attempt tbc_close_next_run '--max-steps 100000 --runs 2' 'steps
+ok false instruction budget exceeded' <<'EOF'
+if co then return coroutine.close(co) end
+co = coroutine.create(function()
+  local x <close> = setmetatable({}, {__close = function() while true do end end})
+  while true do end
+end)
+coroutine.resume(co)
+EOF
+	attempt tbc_many '--max-steps 100000' 'steps' <<'EOF'
+local function f(n)
+  local x <close> = setmetatable({}, {__close = function() for i = 1, 1e9 do end end})
+  if n > 0 then f(n - 1) else while true do end end
+end
+f(5000)
+EOF
+	;;
+coroutines)
+	# Issue 20, 5: a coroutine's hook counts its own thread only.
+	attempt nested_wrap '--max-steps 1000000' 'steps' <<'EOF'
+local wrap = coroutine.wrap
+local function c3() for i = 1, 150 do end end
+local function c2() for i = 1, 150 do wrap(c3)() end end
+local function c1() for i = 1, 150 do wrap(c2)() end end
+while true do wrap(c1)() end
+EOF
+	# Short coroutines in a loop: the work they did, counted in a global
+	# (4 instructions an iteration), fits in the budget.
+	attempt short_coroutines '--max-steps 1000000 --runs 2' 'steps
+ok true' <<'EOF'
+if total then return total <= 1000000 // 4 end
+total = 0
+while true do coroutine.wrap(function() for i = 1, 200 do total = total + 1 end end)() end
+EOF
+	attempt create_resume '--max-steps 1000000 --runs 2' 'steps
+ok true' <<'EOF'
+if total then return total <= 1000000 // 4 end
+total = 0
+while true do
+  local co = coroutine.create(function() for i = 1, 200 do total = total + 1 end end)
+  coroutine.resume(co)
+end
+EOF
+	# Coroutines kept from an earlier run get no free window in this one.
+	attempt kept_coroutines '--max-steps 1000000 --runs 3' 'ok 2000
+steps
+ok true' <<'EOF'
+if total then return total <= 1000000 // 4 end
+if cos then
+  total = 0
+  while true do for i = 1, #cos do cos[i]() end end
+end
+cos = {}
+for i = 1, 2000 do
+  cos[i] = coroutine.wrap(function()
+    while true do for j = 1, 20 do total = (total or 0) + 1 end coroutine.yield() end
+  end)
+end
+return #cos
+EOF
+	# A generator resumed 100,000 times costs what it runs.
+	attempt generator '--max-steps 2000000' 'ok 5000050000' <<'EOF'
+local g = coroutine.wrap(function() for i = 1, 1e9 do coroutine.yield(i) end end)
+local s = 0
+for i = 1, 100000 do s = s + g() end
+return s
+EOF
+	# A small budget: exact (4 instructions an iteration), and room for a
+	# coroutine.
+	attempt small_budget '--max-steps 1000 --runs 3' 'steps
+ok true
+ok 7' <<'EOF'
+if n then
+  if done then return coroutine.wrap(function() return 7 end)() end
+  done = true
+  return n <= 1000 // 4 and n >= 1000 // 4 - 30
+end
+n = 0
+while true do n = n + 1 end
+EOF
+	attempt budget_per_run '--max-steps 1000000 --runs 3' 'steps
+steps
+steps' <<'EOF'
+while true do end
+EOF
+	;;
+readonly)
+	# Issue 20, 9: pairs' state was the real table.
+	attempt pairs_state '--runs 2' 'ok false false
+ok false' <<'EOF'
+local lf = require "luafind"
+if evil then return lf.find == evil end
+evil = function() return "evil" end
+local state = select(2, pairs(lf))
+local wrote = pcall(function() state.find = evil end)
+pcall(rawset, lf, "find", evil)
+pcall(rawset, state, "find", evil)
+for k, v in pairs(lf) do pcall(function() v.find = evil end) end
+return wrote, lf.find == evil
+EOF
+	attempt proxy_raw '' 'ok luafind (read-only) nil nil 0 18' <<'EOF'
+local lf = require "luafind"
+local n = 0
+for k, v in pairs(lf) do n = n + 1 end
+return getmetatable(lf), rawget(lf, "find"), next(lf), #lf, n
+EOF
+	attempt proxy_setmetatable '' 'error: cannot change a protected metatable' <<'EOF'
+setmetatable(require "luafind", nil)
+EOF
+	attempt proxy_rawset '' 'error: attempt:1: luafind: the module is read-only in the sandbox' <<'EOF'
+rawset(require "luafind", "find", print)
+EOF
+	attempt binding_metatables '' 'ok luafind.Walk luafind.Entry luafind.Regex luafind.Glob luafind.error' <<'EOF'
+local lf = require "luafind"
+local it, w = lf.walk(...)
+local e = it(w)
+local _, err = pcall(lf.find, ..., "-nosuchprimary")
+return getmetatable(w), getmetatable(e), getmetatable(lf.regex("x")), getmetatable(lf.glob("x")),
+  getmetatable(err)
+EOF
+	attempt walker_methods '' 'error: attempt:2: attempt to index a nil value (field '"'"'__index'"'"')' <<'EOF'
+local it, w = require("luafind").walk(...)
+getmetatable(w).__index.close = function() end
+EOF
+	;;
+walkers)
+	# Issue 20, 8: __gc and __close taken off walkers left their fds open
+	# (18,006 after 9,000 walks); threads = 64 started 1,816 threads.
+	attempt walker_gc '--max-steps 100000000 --count' 'ok 9000 0
+during: fds +* threads +*
+after: fds +0 threads +0' <<'EOF'
+local lf = require "luafind"
+local removed = 0
+for i = 1, 9000 do
+  local it, w = lf.walk(...)
+  if pcall(function() getmetatable(w).__gc = nil; getmetatable(w).__close = nil end) then
+    removed = removed + 1
+  end
+  for j = 1, 4 do it(w) end -- into d1: the walk holds fds
+end
+return 9000, removed
+EOF
+	at_most walker_gc fds 200
+	attempt walker_cap '--count' 'error: *luafind.walk: too many open walks (the sandbox'"'"'s limit is 64: close one, or end its loop)
+during: fds +* threads +*
+after: fds +0 threads +0' <<'EOF'
+local lf = require "luafind"
+kept = {}
+for i = 1, 100 do
+  local it, w = lf.walk(...)
+  for j = 1, 4 do it(w) end
+  kept[i] = w
+end
+EOF
+	attempt walker_cap_option '--max-walks 3' 'error: *luafind.find: too many open walks (the sandbox'"'"'s limit is 3: close one, or end its loop)' <<'EOF'
+local lf = require "luafind"
+kept = {}
+for i = 1, 3 do local it, w = lf.walk(...) it(w) kept[i] = w end
+local it, w = lf.find(..., "-true")
+EOF
+	attempt walker_threads '--count' 'error: *luafind.walk: 64 threads, over the sandbox'"'"'s limit of 2
+during: fds +* threads +*
+after: fds +0 threads +0' <<'EOF'
+local lf = require "luafind"
+for i = 1, 100 do local it, w = lf.walk{..., threads = 64} it(w) end
+EOF
+	attempt find_threads '' 'error: *luafind.find: 8 threads, over the sandbox'"'"'s limit of 2' <<'EOF'
+for e in require("luafind").find(..., "-j8", "-true") do end
+EOF
+	# The I/O queue's workers awake (SEEM_BLOCKED, the getrusage shim of
+	# tests/cli), so that the walks start their threads.
+	if [ -n "${SEEM_BLOCKED:-}" ]; then
+		asan=$(ldd "$host" | awk '/libasan/ { print $3 }')
+		preload=${asan:+$asan:}$SEEM_BLOCKED
+	fi
+	attempt walker_threads_kept '--count --max-threads 4' 'ok 64
+during: fds +* threads +*
+after: fds +0 threads +0' <<'EOF'
+local lf = require "luafind"
+kept = {}
+for i = 1, 64 do
+  local it, w = lf.walk{..., threads = 4}
+  for j = 1, 5 do it(w) end
+  kept[i] = w
+end
+return #kept
+EOF
+	at_most walker_threads_kept threads 192
+	preload=
+	;;
+cli)
+	cli cli_gc 1000 '*__gc metamethods are not allowed in the sandbox*' <<'EOF'
+setmetatable({}, {__gc = function() while true do end end}); collectgarbage()
+EOF
+	cli cli_xpcall 1000 '*instruction budget exceeded*' <<'EOF'
+xpcall(error, function() while true do end end)
+EOF
+	cli cli_nested_wrap 1000000 '*instruction budget exceeded*' <<'EOF'
+local wrap = coroutine.wrap
+local function c3() for i = 1, 150 do end end
+local function c2() for i = 1, 150 do wrap(c3)() end end
+local function c1() for i = 1, 150 do wrap(c2)() end end
+while true do wrap(c1)() end
+EOF
+	# The CLI's message handler calls an error object's __tostring.
+	cli cli_tostring 100000 '*instruction budget exceeded*' <<'EOF'
+error(setmetatable({}, {__tostring = function() while true do end end}))
+EOF
+	;;
+*)
+	echo "attacks.sh: unknown group '$group'" >&2
+	exit 2
+	;;
+esac
+
+if [ $failed -eq 0 ]; then
+	rm -rf "$work"
+else
+	echo "scratch files kept in $work"
+fi
+exit $failed
