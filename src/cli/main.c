@@ -117,7 +117,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "Lua: -lua 'EXPR' (a Lua expression over the entry's fields, e.g. size > 10*MiB)\n"
 	       "     --script FILE [ARG...] runs a Lua script with require \"luafind\" available\n"
 	       "     --run SCRIPT runs a bundled cleanup script (dry run unless --apply)\n"
-	       "     --sandbox [--max-memory SIZE] [--max-steps N] [--allow delete,link,actions]\n"
+	       "     --sandbox [--max-memory SIZE] [--max-steps N] [--max-time SECONDS] [--allow delete,link,actions]\n"
 	       "       before --script: run it in a sandbox (no io, os, require of files; safe lf.find)\n"
 	       "     --isolate [--max-cpu SECONDS] [--deadline SECONDS] [--isolate-read PATH]\n"
 	       "       run it all in a child process that can read but not change anything\n"
@@ -206,7 +206,8 @@ struct cli_opts {
 
 /*
  * --max-memory SIZE (bytes, or with a k, M or G suffix: KiB, MiB, GiB),
- * --max-steps N, --allow LIST (delete,link,actions): the sandbox's limits.
+ * --max-steps N (1e7 too), --max-time SECONDS (CPU time per call, 0.5 too),
+ * --allow LIST (delete,link,actions): the sandbox's limits.
  */
 static int sandbox_option(struct lf_ctx *ctx, const char *opt, const char *val, struct cli_opts *o)
 {
@@ -230,6 +231,21 @@ static int sandbox_option(struct lf_ctx *ctx, const char *opt, const char *val, 
 	}
 	char *end;
 	errno = 0;
+	if (strcmp(opt, "--max-time") == 0 || (strcmp(opt, "--max-steps") == 0 && strpbrk(val, "eE."))) {
+		/* Seconds (0.5), or a count written as a float (1e7). */
+		double d = strtod(val, &end);
+		bool steps = opt[6] == 's';
+		if (errno || end == val || *end || !(d > 0) || d > 1e15 || (steps && d != (double)(uint64_t)d)) {
+			lf_diag(ctx, "%s: invalid %s '%s'", opt, steps ? "number" : "number of seconds", val);
+			return -1;
+		}
+		if (steps) {
+			o->limits.max_steps = (uint64_t)d;
+		} else {
+			o->limits.max_time_ms = (uint64_t)(d * 1000) ? (uint64_t)(d * 1000) : 1;
+		}
+		return 0;
+	}
 	unsigned long long v = strtoull(val, &end, 10);
 	unsigned shift = 0;
 	if (strcmp(opt, "--max-memory") == 0 && *end && !end[1]) {
@@ -344,7 +360,7 @@ static int split_options(struct lf_ctx *ctx, int argc, char **argv, struct cli_o
 			o->isolate = true;
 			i++;
 		} else if (strcmp(a, "--max-memory") == 0 || strcmp(a, "--max-steps") == 0 ||
-			   strcmp(a, "--allow") == 0) {
+			   strcmp(a, "--max-time") == 0 || strcmp(a, "--allow") == 0) {
 			if (i + 1 >= argc || sandbox_option(ctx, a, argv[i + 1], o) != 0) {
 				if (i + 1 >= argc) {
 					lf_diag(ctx, "%s needs an argument", a);
@@ -542,7 +558,7 @@ int main(int argc, char **argv)
 	} else if (o.version) {
 		printf("luafind %s\n", LUAFIND_VERSION);
 	} else if (o.sandbox && !o.script) {
-		lf_diag(ctx, "--sandbox, --max-memory, --max-steps and --allow apply to --script only");
+		lf_diag(ctx, "--sandbox, --max-memory, --max-steps, --max-time and --allow apply to --script only");
 		status = 2;
 	} else if ((o.script || o.run_name || o.list_scripts) && o.find_opt) {
 		/* Never silently ignored: a script walks with its own options. */

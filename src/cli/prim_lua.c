@@ -162,7 +162,11 @@ int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **arg
 {
 	if (sandbox && !cli_lua) {
 		struct lf_sandbox_limits lim = {
-			.max_memory = sandbox->max_memory, .max_steps = sandbox->max_steps, .allow = sandbox->allow};
+			.max_memory = sandbox->max_memory,
+			.max_steps = sandbox->max_steps,
+			.allow = sandbox->allow,
+			.max_time_ms = sandbox->max_time_ms,
+		};
 		cli_lua = lf_lua_new_sandbox(ctx, &lim);
 	}
 	lua_State *L = get_state(ctx);

@@ -24,6 +24,7 @@ struct lf_cli_sandbox {
 	size_t max_memory;
 	uint64_t max_steps;
 	unsigned allow; /* 1 delete, 2 link, 4 actions: LF_SANDBOX_ALLOW_* */
+	uint64_t max_time_ms;
 };
 
 /**

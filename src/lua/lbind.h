@@ -296,6 +296,39 @@ struct lf_sandbox_limits;
 LFB_HIDDEN bool lfb_sandboxed(lua_State *L, unsigned *allow);
 
 /*
+ * In a sandbox whose budget or CPU time is used up, raise its error
+ * (for the binding's own loops: a walk checks every 256 entries).
+ * @return whether @L is a sandbox
+ */
+LFB_HIDDEN bool lfb_sandbox_check(lua_State *L);
+
+/*
+ * Charge @steps instructions to a sandbox's budget for work a C function
+ * does, raising its error if they are more than what is left; nothing
+ * outside a sandbox, or in one without a budget.
+ */
+LFB_HIDDEN void lfb_sandbox_charge(lua_State *L, uint64_t steps);
+
+/* In a new sandbox: wrap the library functions no hook bounds (sandbox_lib.c). */
+LFB_HIDDEN void lfb_sandbox_bound_libs(lua_State *L, int strlib, int tablib);
+
+/* What a Lua pattern search is: find's and match's, gmatch's or gsub's. */
+enum lfb_pattern_op {
+	LFB_PATTERN_FIND,
+	LFB_PATTERN_GMATCH,
+	LFB_PATTERN_GSUB,
+};
+
+/*
+ * Count the steps Lua's matcher makes for the search @op of pattern @p
+ * (@plen bytes) in @s (@len bytes) from byte @init, giving up past @limit
+ * (pattern_cost.c).  A malformed pattern stops the count where Lua would
+ * raise.  @return whether *@steps stayed within @limit
+ */
+LFB_HIDDEN bool lfb_pattern_cost(const char *s, size_t len, const char *p, size_t plen, size_t init,
+				 enum lfb_pattern_op op, uint64_t limit, uint64_t *steps);
+
+/*
  * Whether @L is a sandbox, with its caps on the walkers open at once and
  * on the threads of one walk (lf_sandbox_limits.max_walks, max_threads,
  * their defaults applied) in *@max_walks and *@max_threads if it is.

@@ -3,7 +3,9 @@
 #
 #   lf_lua         OBJECT  the binding: luafind.c walk.c entry.c regex.c
 #                          find.c (luafind.find, over the front end lf_find)
-#                          sandbox.c (lf_sandbox_new, luafind.sandbox) with
+#                          sandbox.c (lf_sandbox_new, luafind.sandbox),
+#                          sandbox_lib.c and pattern_cost.c (its bounded
+#                          library functions) with
 #                          init.lua embedded (cmake/embed.cmake)
 #   luafind_core   MODULE  lib/luafind/core.so for stock lua5.4, never linked
 #                          against liblua, exporting luaopen_luafind_core only
@@ -58,6 +60,8 @@ add_library(lf_lua OBJECT
   src/lua/regex.c
   src/lua/json.c
   src/lua/sandbox.c
+  src/lua/sandbox_lib.c
+  src/lua/pattern_cost.c
   ${PROJECT_BINARY_DIR}/generated/lf_init_lua.c)
 target_include_directories(lf_lua PRIVATE ${LUA_INCLUDE_DIRS})   # headers only
 target_link_libraries(lf_lua PRIVATE lf_core lf_find)

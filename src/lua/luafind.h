@@ -145,6 +145,19 @@ struct lf_sandbox_limits {
 	 * -j), the caller's included: more raises.  0: LF_SANDBOX_MAX_THREADS.
 	 */
 	unsigned max_threads;
+	/**
+	 * CPU time per call, in milliseconds, of the thread that runs it,
+	 * from one lf_sandbox_reset() to the next: past it, the call ends
+	 * with "time limit exceeded" (LF_SANDBOX_ERR_TIME), under the same
+	 * rule as the budget.  It bounds what instructions do not count: the
+	 * clock is read by the count hook, every 100 to 1000 instructions,
+	 * and by the binding's own loops (a walk checks it every 256
+	 * entries), and the library functions whose work is not linear in
+	 * what they are given are bounded (see luafind-lua(3)).  0 with a
+	 * max_steps: 1 us per instruction of the budget, 1 s at least; 0
+	 * without: none.
+	 */
+	uint64_t max_time_ms;
 };
 
 /** lf_sandbox_limits.max_walks when 0. */
@@ -157,6 +170,7 @@ enum lf_sandbox_error {
 	LF_SANDBOX_ERR_LUA = 1,    /**< an error raised by the code */
 	LF_SANDBOX_ERR_MEMORY = 2, /**< "memory limit exceeded" (Lua: "not enough memory") */
 	LF_SANDBOX_ERR_STEPS = 3,  /**< "instruction budget exceeded" */
+	LF_SANDBOX_ERR_TIME = 4,   /**< "time limit exceeded" */
 };
 
 /**

@@ -81,6 +81,7 @@
 #include "luafind.h"
 
 #include <errno.h>
+#include <time.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,7 @@ extern const size_t lfb_init_lua_len;
 
 static const char msg_memory[] = "memory limit exceeded";
 static const char msg_steps[] = "instruction budget exceeded";
+static const char msg_time[] = "time limit exceeded";
 
 struct sandbox {
 	size_t limit, total;
@@ -104,8 +106,12 @@ struct sandbox {
 	uint64_t gen;             /* the reset count: windows of older ones are void */
 	unsigned allow;
 	unsigned max_walks, max_threads;
+	uint64_t max_time_ns;     /* CPU time per call (0: none) */
+	uint64_t deadline_ns;     /* the calling thread's CPU clock at which the call ends */
+	uint64_t next_check_ns;   /* the monotonic clock at which to read that clock again */
 	bool mem_hit;   /* memory was refused since the last reset */
-	bool steps_hit; /* the budget ran out since the last reset */
+	bool steps_hit; /* the budget or the time ran out since the last reset */
+	bool time_hit;  /* of the two, the time */
 	bool owned;     /* the state exists: free this with its last block */
 };
 
@@ -169,8 +175,74 @@ static int out_of_steps(lua_State *L, struct sandbox *s)
 	s->steps_hit = true;
 	s->used = s->max_steps;
 	lua_sethook(L, sb_hook, LUA_MASKCOUNT, 1);
-	lua_pushstring(L, msg_steps);
+	lua_pushstring(L, s->time_hit ? msg_time : msg_steps);
 	return lua_error(L);
+}
+
+/* The CPU time the calling thread has used, in nanoseconds. */
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) {
+		return 0;
+	}
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Whether the call's CPU time is up (then it is marked so).  The thread's
+ * CPU clock is a system call (0.5 us; a hook comes every few us): it is
+ * read once every CPU_CHECK_NS of the monotonic clock, which the vDSO
+ * reads in 20 ns.  So the call ends at most that long after its deadline.
+ */
+#define CPU_CHECK_NS 5000000u
+static bool time_up(struct sandbox *s)
+{
+	if (s->time_hit) {
+		return true;
+	}
+	if (!s->deadline_ns) {
+		return false;
+	}
+	uint64_t now = monotonic_ns();
+	if (now < s->next_check_ns) {
+		return false;
+	}
+	s->next_check_ns = now + CPU_CHECK_NS;
+	if (thread_cpu_ns() < s->deadline_ns) {
+		return false;
+	}
+	s->time_hit = true;
+	return true;
+}
+
+bool lfb_sandbox_check(lua_State *L)
+{
+	struct sandbox *s = get_sandbox(L);
+	if (s && (s->steps_hit || time_up(s))) {
+		out_of_steps(L, s);
+	}
+	return s != NULL;
+}
+
+void lfb_sandbox_charge(lua_State *L, uint64_t steps)
+{
+	struct sandbox *s = get_sandbox(L);
+	if (!s || !s->max_steps) {
+		return;
+	}
+	uint64_t left = s->max_steps - s->used;
+	if (s->steps_hit || steps > left || time_up(s)) {
+		out_of_steps(L, s);
+	}
+	s->used += steps;
 }
 
 /*
@@ -197,7 +269,7 @@ static void sb_hook(lua_State *L, lua_Debug *ar)
 	int cur = lua_gethookcount(L);
 	uint64_t next = cur < STEP / 2 ? 2 * (uint64_t)cur : STEP;
 	uint64_t left = s->max_steps - s->used;
-	if (s->steps_hit || left == 0) {
+	if (s->steps_hit || left == 0 || time_up(s)) {
 		out_of_steps(L, s);
 	}
 	if (next > left) {
@@ -685,6 +757,8 @@ static int sb_init(lua_State *L)
 	/* The budget's error, interned for good: raising it allocates nothing. */
 	lua_pushstring(L, msg_steps);
 	lua_rawsetp(L, LUA_REGISTRYINDEX, msg_steps);
+	lua_pushstring(L, msg_time);
+	lua_rawsetp(L, LUA_REGISTRYINDEX, msg_time);
 
 	luaL_requiref(L, "_G", luaopen_base, 1);
 	int g = lua_gettop(L);
@@ -724,6 +798,10 @@ static int sb_init(lua_State *L)
 		}
 		lua_setfield(L, mods, libs[i].name);
 	}
+	lua_getfield(L, mods, LUA_STRLIBNAME);
+	lua_getfield(L, mods, LUA_TABLIBNAME);
+	lfb_sandbox_bound_libs(L, -2, -1);
+	lua_pop(L, 2);
 
 	/* os: the clock and the calendar only (not in require: "os" is not the module). */
 	lua_pushcfunction(L, luaopen_os);
@@ -760,6 +838,19 @@ lua_State *lfb_sandbox_new(const struct lf_sandbox_limits *lim, struct lf_ctx *c
 		s->allow = lim->allow;
 		s->max_walks = lim->max_walks ? lim->max_walks : LF_SANDBOX_MAX_WALKS;
 		s->max_threads = lim->max_threads ? lim->max_threads : LF_SANDBOX_MAX_THREADS;
+		/*
+		 * A budget bounds time too: without max_time_ms, 1 us of CPU
+		 * per instruction of the budget, 1 s at least (Lua runs an
+		 * instruction in 5-50 ns; what takes longer is a C function).
+		 */
+		uint64_t ms = lim->max_time_ms;
+		if (!ms && lim->max_steps) {
+			ms = lim->max_steps / 1000 > 1000 ? lim->max_steps / 1000 : 1000;
+		}
+		s->max_time_ns = ms > UINT64_MAX / 1000000u ? UINT64_MAX / 2 : ms * 1000000u;
+		if (ms && !s->max_steps) {
+			s->max_steps = UINT64_MAX / 2; /* the hook, for the clock */
+		}
 	}
 	lua_State *L = lua_newstate(sb_alloc, s);
 	if (!L) {
@@ -794,6 +885,9 @@ LF_PUBLIC void lf_sandbox_reset(lua_State *L)
 	s->gen++;
 	s->mem_hit = false;
 	s->steps_hit = false;
+	s->time_hit = false;
+	s->deadline_ns = s->max_time_ns ? thread_cpu_ns() + s->max_time_ns : 0;
+	s->next_check_ns = 0;
 	if (s->max_steps) {
 		arm_thread(L, s);
 		lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
@@ -824,6 +918,9 @@ LF_PUBLIC int lf_sandbox_error_kind(lua_State *L, int idx)
 	if (s->steps_hit && strstr(msg, msg_steps)) {
 		return LF_SANDBOX_ERR_STEPS;
 	}
+	if (s->time_hit && strstr(msg, msg_time)) {
+		return LF_SANDBOX_ERR_TIME;
+	}
 	return LF_SANDBOX_ERR_LUA;
 }
 
@@ -832,6 +929,7 @@ LF_PUBLIC const char *lf_sandbox_error_message(int kind)
 	switch (kind) {
 	case LF_SANDBOX_ERR_MEMORY: return msg_memory;
 	case LF_SANDBOX_ERR_STEPS: return msg_steps;
+	case LF_SANDBOX_ERR_TIME: return msg_time;
 	default: return "error";
 	}
 }
@@ -886,7 +984,10 @@ static void copy_value(lua_State *from, int idx, lua_State *to)
 
 static const char *kind_name(int kind)
 {
-	return kind == LF_SANDBOX_ERR_MEMORY ? "memory" : kind == LF_SANDBOX_ERR_STEPS ? "steps" : "error";
+	return kind == LF_SANDBOX_ERR_MEMORY ? "memory"
+	       : kind == LF_SANDBOX_ERR_STEPS ? "steps"
+	       : kind == LF_SANDBOX_ERR_TIME  ? "time"
+					      : "error";
 }
 
 /*
@@ -1006,7 +1107,8 @@ static int sbox_run(lua_State *L)
 /* An option of luafind.sandbox{}: a non-negative integer, or 0. */
 static lua_Integer opt_size(lua_State *L, const char *name)
 {
-	lua_getfield(L, 1, name);
+	lua_pushstring(L, name);
+	lua_rawget(L, 1); /* raw: the caller's table answers once, as it holds */
 	if (lua_isnil(L, -1)) {
 		lua_pop(L, 1);
 		return 0;
@@ -1021,8 +1123,8 @@ static lua_Integer opt_size(lua_State *L, const char *name)
 }
 
 /*
- * sandbox{max_memory =, max_steps =, max_walks =, max_threads =,
- * allow = {"delete", "link", "actions"}}: a sandbox object with run and
+ * sandbox{max_memory =, max_steps =, max_time = seconds, max_walks =,
+ * max_threads =, allow = {"delete", "link", "actions"}}, read raw: a sandbox object with run and
  * close (also its __close and __gc); lf_sandbox_limits' fields.
  */
 static int mod_sandbox(lua_State *L)
@@ -1039,9 +1141,20 @@ static int mod_sandbox(lua_State *L)
 		}
 		lim.max_walks = (unsigned)walks;
 		lim.max_threads = (unsigned)threads;
-		if (lua_getfield(L, 1, "allow") != LUA_TNIL) {
+		lua_pushliteral(L, "max_time");
+		if (lua_rawget(L, 1) != LUA_TNIL) {
+			lua_Number t = lua_tonumber(L, -1);
+			if (lua_type(L, -1) != LUA_TNUMBER || !(t > 0) || t > 1e12) {
+				return luaL_error(L, "luafind.sandbox: bad option 'max_time' (expected seconds, "
+						  "a positive number)");
+			}
+			lim.max_time_ms = t * 1000 >= 1 ? (uint64_t)(t * 1000) : 1;
+		}
+		lua_pop(L, 1);
+		lua_pushliteral(L, "allow");
+		if (lua_rawget(L, 1) != LUA_TNIL) {
 			luaL_checktype(L, -1, LUA_TTABLE);
-			lua_Integer n = luaL_len(L, -1);
+			lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
 			for (lua_Integer i = 1; i <= n; i++) {
 				lua_rawgeti(L, -1, i);
 				static const char *const names[] = {"delete", "link", "actions", NULL};

@@ -153,6 +153,10 @@ int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *f
 	if (stop) {
 		walk_close_core(lw);
 	}
+	if ((lw->gen & 255) == 0 && lw->w) {
+		/* A filter's loop (find) runs in C: a sandbox's clock is read here. */
+		lfb_sandbox_check(L);
+	}
 	if (!lw->w) {
 		lua_pushnil(L);
 		return 0;

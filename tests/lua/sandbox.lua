@@ -259,4 +259,25 @@ do
   end
 end
 
+
+-- The CPU time of a run (issue 20, item 6): what no instruction counts,
+-- and a budget's default of 1 s.
+do
+  local sb <close> = lf.sandbox{max_time = 0.1}
+  local ok, msg, kind = sb:run("while true do end")
+  assert(not ok and msg == "time limit exceeded" and kind == "time", msg)
+  assert(select(2, sb:run("return 1")) == 1, "the state goes on")
+  ok, msg, kind = sb:run("for i = 1, 1000 do for e in require('luafind').find('/usr', '-false') do end end")
+  assert(not ok and kind == "time", msg)
+  local sb2 <close> = lf.sandbox{max_steps = 1000}
+  ok, msg, kind = sb2:run("local function g(...) return g(1, ...) end return g()")
+  assert(not ok and (kind == "time" or kind == "steps"), msg)
+  T.raises("bad option 'max_time'", lf.sandbox, {max_time = -1})
+  local sb3 <close> = lf.sandbox{max_steps = 1e6}
+  ok, msg = sb3:run("return ('a'):rep(2000):find(('a*'):rep(12) .. 'b')")
+  assert(not ok and msg:find("pattern too costly for the sandbox", 1, true), msg)
+  assert(select(2, sb3:run("return ('name.c'):match('^(.-)%.c$')")) == "name", "patterns still work")
+end
+T.ok("time")
+
 T.done()

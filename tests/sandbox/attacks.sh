@@ -14,6 +14,9 @@
 #   walkers     fds and threads of walkers, counted in /proc/self (--count);
 #               SEEM_BLOCKED, if set, is tests/cli's getrusage shim, which
 #               wakes the walks' threads up
+#   time        single C calls no count hook interrupts (issue 20, item 6):
+#               backtracking patterns, table.move, varargs, string.rep of
+#               nothing, a walk that matches nothing; the CPU time limit
 #   cli         the issue's reproductions through luafind --sandbox --script
 #
 # Each attempt is a line `attempt NAME 'HOST OPTIONS' 'EXPECTED'` reading
@@ -364,7 +367,74 @@ EOF
 	at_most walker_threads_kept threads 192
 	preload=
 	;;
+time)
+	# Issue 20, 6: each ends within 2 s of CPU at a budget of 1e6
+	# (whose default time limit is 1 s), and the state goes on (--runs 2).
+	attempt pattern_find '--max-steps 1000000 --runs 2' 'error: *string.find: pattern too costly for the sandbox*
+error: *string.find: pattern too costly*' <<'EOF'
+return ("a"):rep(2000):find(("a*"):rep(12) .. "b")
+EOF
+	attempt pattern_match_lazy '--max-steps 1000000' 'error: *string.match: pattern too costly*' <<'EOF'
+return ("x"):rep(3000):match(("(.-)"):rep(30) .. "y")
+EOF
+	attempt pattern_gsub '--max-steps 1000000' 'error: *string.gsub: pattern too costly*' <<'EOF'
+return (("a"):rep(300) .. "!"):rep(20):gsub("a*a*a*a*a*b", "")
+EOF
+	attempt pattern_gmatch '--max-steps 1000000' 'error: *string.gmatch: pattern too costly*' <<'EOF'
+for w in ("a"):rep(5000):gmatch("a-a-a-a-b") do end
+EOF
+	attempt plain_find '--max-steps 1000000' 'ok nil 2 2 3 3' <<'EOF'
+local s = ("a"):rep(1000000)
+local a, b = ("x.y"):find(".", 1, true)
+local c, d = ("x.y"):find("y", -1, true)
+return s:find(("a"):rep(500000) .. "b", 1, true), a, b, c, d
+EOF
+	attempt patterns_kept '--max-steps 1000000' 'ok name txt 3 aabbcc 3 5 3 5' <<'EOF'
+local n = 0
+for w in ("one two three"):gmatch("%a+") do n = n + 1 end
+local a, b = ("name.txt"):match("^(.-)%.(%w+)$")
+local s, k = ("abc"):gsub("%w", "%0%0")
+return a, b, n, s, k, ("hello world"):find("o w"), ("a (b) c"):find("%b()")
+EOF
+	attempt table_move '--max-steps 1000000 --runs 2' 'steps
+steps' <<'EOF'
+return table.move({}, 1, 2^40, 1)
+EOF
+	attempt table_insert '--max-steps 1000000' 'steps' <<'EOF'
+local t = {} for i = 1, 1e5 do t[i] = i end
+for i = 1, 1e9 do table.insert(t, 1, i) end
+EOF
+	attempt rep_nothing '--max-steps 1000000' 'ok 0 0' <<'EOF'
+return #(""):rep(2^53), #string.rep("", 2^40, "")
+EOF
+	attempt varargs '--max-steps 1000000 --runs 2' 'time
+time' <<'EOF'
+local function g(...) return g(1, ...) end
+return g()
+EOF
+	attempt walk_nothing '--max-time-ms 20 --runs 2' 'time
+time' <<'EOF'
+for e in require("luafind").find("/usr", "-false") do end
+EOF
+	attempt time_alone '--max-time-ms 100' 'time' <<'EOF'
+while true do end
+EOF
+	;;
 cli)
+	cli cli_pattern 1e6 '*string.find: pattern too costly for the sandbox*' <<'EOF'
+print(("a"):rep(2000):find(("a*"):rep(12) .. "b"))
+EOF
+	cli cli_move 1e6 '*instruction budget exceeded*' <<'EOF'
+table.move({}, 1, 2^40, 1)
+EOF
+	cli cli_varargs 1e6 '*time limit exceeded*' <<'EOF'
+local function g(...) return g(1, ...) end g()
+EOF
+	# One step of find over a tree takes as long as the walk: 1 s at most
+	# at a budget of 1000.
+	cli cli_find_root 1000 '*time limit exceeded*' <<'EOF'
+for i = 1, 1000 do for e in require("luafind").find("/usr", "-false") do end end
+EOF
 	cli cli_gc 1000 '*__gc metamethods are not allowed in the sandbox*' <<'EOF'
 setmetatable({}, {__gc = function() while true do end end}); collectgarbage()
 EOF

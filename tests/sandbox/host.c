@@ -3,13 +3,13 @@
  * attempts of issue 20 (attacks.sh).
  *
  *	host [--max-steps N] [--max-memory N] [--max-walks N] [--max-threads N]
- *	     [--runs K] [--count] FILE [ARG...]
+ *	     [--max-time-ms N] [--runs K] [--count] FILE [ARG...]
  *
  * Makes a sandbox with lf_sandbox_new, loads FILE (text) once and runs it K
  * times (1 by default) with the arguments, each through lf_sandbox_pcall,
  * printing one line per run on stdout: "ok" and its results (strings,
- * numbers, booleans and nil, space-separated), "steps", "memory", or
- * "error: MESSAGE".  Then it closes the state, and prints on stderr the
+ * numbers, booleans and nil, space-separated), "steps", "time", "memory",
+ * or "error: MESSAGE".  Then it closes the state, and prints on stderr the
  * CPU time of the whole process ("cpu 0.012").
  *
  * With --count, it also counts the fds in /proc/self/fd and the threads in
@@ -81,6 +81,8 @@ int main(int argc, char **argv)
 			lim.max_walks = (unsigned)v;
 		} else if (strcmp(argv[i], "--max-threads") == 0) {
 			lim.max_threads = (unsigned)v;
+		} else if (strcmp(argv[i], "--max-time-ms") == 0) {
+			lim.max_time_ms = v;
 		} else if (strcmp(argv[i], "--runs") == 0) {
 			runs = (int)v;
 		} else {
@@ -91,7 +93,7 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: host [--max-steps N] [--max-memory N] [--max-walks N] "
-				"[--max-threads N] [--runs K] [--count] FILE [ARG...]\n");
+				"[--max-threads N] [--max-time-ms N] [--runs K] [--count] FILE [ARG...]\n");
 		return 2;
 	}
 	const char *file = argv[i++];
@@ -130,6 +132,8 @@ int main(int argc, char **argv)
 			int kind = lf_sandbox_error_kind(L, -1);
 			if (kind == LF_SANDBOX_ERR_STEPS) {
 				puts("steps");
+			} else if (kind == LF_SANDBOX_ERR_TIME) {
+				puts("time");
 			} else if (kind == LF_SANDBOX_ERR_MEMORY) {
 				puts("memory");
 			} else {
