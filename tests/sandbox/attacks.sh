@@ -17,7 +17,13 @@
 #   time        single C calls no count hook interrupts (issue 20, item 6):
 #               backtracking patterns, table.move, varargs, string.rep of
 #               nothing, a walk that matches nothing; the CPU time limit
+#   held        the attempts that held before the fixes: io, os, load modes,
+#               string.dump, collectgarbage options, format widths, os.date,
+#               catastrophic regexes and globs, pcall, coroutine and __close
+#               loops, stale entries, a FIFO and /dev/zero as .gitignore
 #   cli         the issue's reproductions through luafind --sandbox --script
+#   isolate     the same through luafind --isolate --sandbox, and what only
+#               the process's filter stops (writing, a new process)
 #
 # Each attempt is a line `attempt NAME 'HOST OPTIONS' 'EXPECTED'` reading
 # its Lua code from a here-document; EXPECTED is a shell pattern matched
@@ -86,8 +92,9 @@ cli() {
 	name=$1 steps=$2 expected=$3
 	cat >"$work/$name.lua"
 	start=$(date +%s)
-	timeout "$limit" "$luafind" --sandbox --max-steps "$steps" --script "$work/$name.lua" >"$work/$name.out" \
-		2>"$work/$name.err"
+	# shellcheck disable=SC2086 # cli_extra's words
+	timeout "$limit" "$luafind" ${cli_extra:-} --sandbox --max-steps "$steps" --script "$work/$name.lua" \
+		>"$work/$name.out" 2>"$work/$name.err"
 	rc=$?
 	secs=$(($(date +%s) - start))
 	err=$(cat "$work/$name.err")
@@ -107,6 +114,42 @@ cli() {
 			;;
 		esac
 	fi
+}
+
+# The issue's reproductions through the CLI (the cli group; the isolate
+# group runs them again under --isolate).
+cli_attempts() {
+	cli cli_pattern 1e6 '*string.find: pattern too costly for the sandbox*' <<'EOF'
+print(("a"):rep(2000):find(("a*"):rep(12) .. "b"))
+EOF
+	cli cli_move 1e6 '*instruction budget exceeded*' <<'EOF'
+table.move({}, 1, 2^40, 1)
+EOF
+	cli cli_varargs 1e6 '*time limit exceeded*' <<'EOF'
+local function g(...) return g(1, ...) end g()
+EOF
+	# One step of find over a tree takes as long as the walk: 1 s at most
+	# at a budget of 1000.
+	cli cli_find_root 1000 '*time limit exceeded*' <<'EOF'
+for i = 1, 1000 do for e in require("luafind").find("/usr", "-false") do end end
+EOF
+	cli cli_gc 1000 '*__gc metamethods are not allowed in the sandbox*' <<'EOF'
+setmetatable({}, {__gc = function() while true do end end}); collectgarbage()
+EOF
+	cli cli_xpcall 1000 '*instruction budget exceeded*' <<'EOF'
+xpcall(error, function() while true do end end)
+EOF
+	cli cli_nested_wrap 1000000 '*instruction budget exceeded*' <<'EOF'
+local wrap = coroutine.wrap
+local function c3() for i = 1, 150 do end end
+local function c2() for i = 1, 150 do wrap(c3)() end end
+local function c1() for i = 1, 150 do wrap(c2)() end end
+while true do wrap(c1)() end
+EOF
+	# The CLI's message handler calls an error object's __tostring.
+	cli cli_tostring 100000 '*instruction budget exceeded*' <<'EOF'
+error(setmetatable({}, {__tostring = function() while true do end end}))
+EOF
 }
 
 gcmsg='error: attempt:*: setmetatable: __gc metamethods are not allowed in the sandbox'
@@ -420,37 +463,104 @@ EOF
 while true do end
 EOF
 	;;
+held)
+	# The attempts of issue 20 that held on the old code too: they must
+	# go on holding.  (The tree is `...`; a FIFO and a link to /dev/zero
+	# stand as .gitignore files in two repositories below it.)
+	mkdir -p "$tree/fifo" "$tree/zero"
+	mkfifo "$tree/fifo/.gitignore" && ln -s /dev/zero "$tree/zero/.gitignore" || exit 1
+	mkdir "$tree/fifo/.git" "$tree/zero/.git" && : >"$tree/fifo/a" && : >"$tree/zero/a" || exit 1
+	attempt no_io '--max-steps 1000000' 'ok true true true true' <<'EOF'
+return io == nil, debug == nil, package == nil, dofile == nil and loadfile == nil
+EOF
+	attempt no_os_exec '--max-steps 1000000' 'ok nil nil nil nil nil' <<'EOF'
+return os.execute, os.remove, os.rename, os.exit, os.getenv
+EOF
+	attempt load_binary '--max-steps 1000000' 'error: *binary chunks are not allowed in the sandbox' <<'EOF'
+return load(string.dump(function() return 1 end), "x", "b")
+EOF
+	attempt load_binary_as_text '--max-steps 1000000' 'ok nil *attempt to load a binary chunk*' <<'EOF'
+return load(string.dump(function() return 1 end))
+EOF
+	attempt load_text '--max-steps 1000000' 'ok 3 true' <<'EOF'
+return load("return 1 + 2", "x", "t")(), not pcall(load, "return 1", "x", "bt")
+EOF
+	attempt collectgarbage_opts '--max-steps 1000000' 'ok false false false true' <<'EOF'
+return pcall(collectgarbage, "stop"), pcall(collectgarbage, "generational"),
+  pcall(collectgarbage, "step"), (pcall(collectgarbage, "count"))
+EOF
+	attempt format_width '--max-steps 1000000' "error: *invalid conversion*" <<'EOF'
+return string.format("%99999d", 1)
+EOF
+	attempt os_date_format '--max-steps 1000000' "error: *invalid conversion specifier*" <<'EOF'
+return os.date("%Ez")
+EOF
+	attempt regex_catastrophic '--max-steps 1000000' 'error: *match limit*' <<'EOF'
+return require("luafind").regex("(a+)+$"):match(("a"):rep(40) .. "!")
+EOF
+	attempt glob_pathological '--max-steps 1000000' 'ok false' <<'EOF'
+return require("luafind").glob(("*a"):rep(40)):match(("a"):rep(80) .. "b")
+EOF
+	attempt pcall_loop '--max-steps 1000000' 'steps' <<'EOF'
+while true do pcall(function() while true do end end) end
+EOF
+	attempt coroutine_loop '--max-steps 1000000' 'steps' <<'EOF'
+while true do pcall(coroutine.wrap(function() while true do end end)) end
+EOF
+	attempt close_loop '--max-steps 1000000' 'steps' <<'EOF'
+while true do
+  local co = coroutine.create(function() local x <close> = setmetatable({}, {__close = function() while true do end end}) coroutine.yield() end)
+  coroutine.resume(co)
+  coroutine.close(co)
+end
+EOF
+	attempt stale_entry '--max-steps 1000000' 'error: *entry used after the walk moved on*' <<'EOF'
+local kept
+for e in require("luafind").walk{...} do kept = e end
+return kept.size
+EOF
+	attempt gitignore_fifo_zero '--max-steps 1000000 --max-memory 16777216' 'ok *' <<'EOF'
+local lf, n = require "luafind", 0
+local t = ...
+for _, d in ipairs{t .. "/fifo", t .. "/zero"} do
+  for e in lf.walk{d, gitignore = true, errors = "skip"} do n = n + 1 end
+end
+return n
+EOF
+	;;
 cli)
-	cli cli_pattern 1e6 '*string.find: pattern too costly for the sandbox*' <<'EOF'
-print(("a"):rep(2000):find(("a*"):rep(12) .. "b"))
+	cli_attempts
+	;;
+isolate)
+	# Each again in a confined child process (luafind --isolate), and what
+	# only the filter stops: writing, a new process.
+	cli_extra=--isolate
+	cli_attempts
+	cli_extra=
+	iso() { # NAME EXPECTED_STDERR_PATTERN < code, without --sandbox
+		name=$1 expected=$2
+		cat >"$work/$name.lua"
+		timeout "$limit" "$luafind" --isolate --max-cpu 5 --script "$work/$name.lua" "$work" >/dev/null 2>"$work/$name.err"
+		rc=$?
+		err=$(cat "$work/$name.err")
+		case $rc:$err in
+		1:$expected) echo "ok   $name" ;;
+		*)
+			echo "FAIL $name: status $rc, stderr: $err"
+			failed=1
+			;;
+		esac
+	}
+	iso iso_write '*--isolate: the filter stopped system call openat*' <<'EOF'
+io.open((...) .. "/written", "w")
 EOF
-	cli cli_move 1e6 '*instruction budget exceeded*' <<'EOF'
-table.move({}, 1, 2^40, 1)
+	[ ! -e "$work/written" ] || { echo "FAIL iso_write: the file was written"; failed=1; }
+	iso iso_exec '*--isolate: the filter stopped a system call made with signals blocked*' <<'EOF'
+os.execute("touch " .. (...) .. "/executed")
 EOF
-	cli cli_varargs 1e6 '*time limit exceeded*' <<'EOF'
-local function g(...) return g(1, ...) end g()
-EOF
-	# One step of find over a tree takes as long as the walk: 1 s at most
-	# at a budget of 1000.
-	cli cli_find_root 1000 '*time limit exceeded*' <<'EOF'
-for i = 1, 1000 do for e in require("luafind").find("/usr", "-false") do end end
-EOF
-	cli cli_gc 1000 '*__gc metamethods are not allowed in the sandbox*' <<'EOF'
-setmetatable({}, {__gc = function() while true do end end}); collectgarbage()
-EOF
-	cli cli_xpcall 1000 '*instruction budget exceeded*' <<'EOF'
-xpcall(error, function() while true do end end)
-EOF
-	cli cli_nested_wrap 1000000 '*instruction budget exceeded*' <<'EOF'
-local wrap = coroutine.wrap
-local function c3() for i = 1, 150 do end end
-local function c2() for i = 1, 150 do wrap(c3)() end end
-local function c1() for i = 1, 150 do wrap(c2)() end end
-while true do wrap(c1)() end
-EOF
-	# The CLI's message handler calls an error object's __tostring.
-	cli cli_tostring 100000 '*instruction budget exceeded*' <<'EOF'
-error(setmetatable({}, {__tostring = function() while true do end end}))
+	[ ! -e "$work/executed" ] || { echo "FAIL iso_exec: the command ran"; failed=1; }
+	iso iso_spin '*--isolate: CPU time limit exceeded*' <<'EOF'
+while true do end
 EOF
 	;;
 *)
