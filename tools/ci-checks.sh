@@ -57,7 +57,9 @@ fuzz_one() {
 	rm -rf "$dir"
 	mkdir -p "$dir/corpus" build/fuzz/artifacts
 	status=0
-	build/fuzz/fuzz_"$name" -dict=tests/fuzz/dict.txt -max_total_time="$fuzz_seconds" \
+	dict=tests/fuzz/dict_$name.txt # a target's own, or the shared one
+	[ -f "$dict" ] || dict=tests/fuzz/dict.txt
+	build/fuzz/fuzz_"$name" -dict="$dict" -max_total_time="$fuzz_seconds" \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="build/fuzz/artifacts/$name-" \
 		"$dir/corpus" "tests/fuzz/corpus/$name" >"$dir/log" 2>&1 || status=$?

@@ -164,6 +164,12 @@ struct lf_sandbox_limits {
 #define LF_SANDBOX_MAX_WALKS 64
 /** lf_sandbox_limits.max_threads when 0. */
 #define LF_SANDBOX_MAX_THREADS 2
+/**
+ * The directory fds one walk in a sandbox may hold (its max_fds option is
+ * lowered to it): with LF_SANDBOX_MAX_WALKS walks, 1024 at most.  A walk
+ * works with as few, reopening what it had to close.
+ */
+#define LF_SANDBOX_WALK_FDS 16
 
 /** Why a call in a sandbox failed (lf_sandbox_error_kind). */
 enum lf_sandbox_error {

@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "lbind.h"
+#include "luafind.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -506,7 +507,13 @@ void lfb_walk_pin_roots(lua_State *L, struct lfb_walk *lw, int walk, int extra)
 void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts *opts, const char *fn)
 {
 	unsigned max_walks, max_threads;
+	struct lf_walk_opts capped = *opts;
 	if (lfb_sandbox_caps(L, &max_walks, &max_threads)) {
+		/* Each walk's directory fds too: 64 walks hold 1024 at most. */
+		if (!capped.max_fds || capped.max_fds > LF_SANDBOX_WALK_FDS) {
+			capped.max_fds = LF_SANDBOX_WALK_FDS;
+		}
+		opts = &capped;
 		int threads = opts->threads ? opts->threads : LF_WALK_THREADS_DEFAULT;
 		if ((unsigned)threads > max_threads) {
 			luaL_error(L, "%s: %d threads, over the sandbox's limit of %d", fn, threads, (int)max_threads);

@@ -1,13 +1,19 @@
 /*
  * fuzz_lua.c: Lua snippets against luafind.core in a sandbox (32 MiB,
  * 200,000 instructions, nothing allowed beyond reading): the binding's
- * walk, find, regex, glob and entries over a small fixed tree.
+ * walk, find, regex, glob and entries over a small fixed tree, with
+ * tests/fuzz/dict_lua.txt's hostile constructs.  Besides a crash or a
+ * sanitizer report, a snippet is a finding (abort) when its run, lua_close
+ * included, takes over 2 s of CPU, or leaves the heap (every allocation,
+ * the C side's too) over twice the memory cap above where it started.
  */
 #include <luafind/luafind.h>
 
 #include <lauxlib.h>
 #include <lua.h>
 #include <fcntl.h>
+#include <sanitizer/allocator_interface.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +39,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+#define CAP ((size_t)32 << 20)
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct lf_sandbox_limits lim = {.max_memory = 32 << 20, .max_steps = 200000};
+	size_t heap0 = __sanitizer_get_current_allocated_bytes();
+	double t0 = cpu_seconds();
+	struct lf_sandbox_limits lim = {.max_memory = CAP, .max_steps = 200000};
 	lua_State *L = lf_sandbox_new(&lim);
 	if (!L) {
 		return 0;
@@ -45,6 +62,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (luaL_loadbufferx(L, (const char *)data, size, "=fuzz", "t") == LUA_OK) {
 		lf_sandbox_pcall(L, 0, 0, 0);
 	}
+	size_t heap = __sanitizer_get_current_allocated_bytes();
+	if (heap > heap0 && heap - heap0 > 2 * CAP) {
+		fprintf(stderr, "fuzz_lua: the heap grew by %zu bytes, over twice the cap\n", heap - heap0);
+		abort();
+	}
 	lua_close(L);
+	double t = cpu_seconds() - t0;
+	if (t > 2) {
+		fprintf(stderr, "fuzz_lua: %.2f s of CPU, over 2 s\n", t);
+		abort();
+	}
 	return 0;
 }

@@ -386,6 +386,23 @@ after: fds +0 threads +0' <<'EOF'
 local lf = require "luafind"
 for i = 1, 100 do local it, w = lf.walk{..., threads = 64} it(w) end
 EOF
+	# Each walk's directory fds are capped too (LF_SANDBOX_WALK_FDS, 16):
+	# 64 walks deep in a comb of 120 levels held 6,784 fds without it.
+	comb=$work/comb
+	for i in $(seq 1 120); do mkdir -p "$comb/x" "$comb/y" "$comb/z" && comb=$comb/x || exit 1; done
+	attempt walker_fds "--count" 'ok 64
+during: fds +* threads +0
+after: fds +0 threads +0' <<EOF
+local lf = require "luafind"
+kept = {}
+for i = 1, 64 do
+  local it, st, c, w = lf.walk{"$work/comb", max_fds = 1000}
+  for j = 1, 150 do it(st, c) end
+  kept[i] = w
+end
+return #kept
+EOF
+	at_most walker_fds fds 1024
 	attempt find_threads '' 'error: *luafind.find: 8 threads, over the sandbox'"'"'s limit of 2' <<'EOF'
 for e in require("luafind").find(..., "-j8", "-true") do end
 EOF
