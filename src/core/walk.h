@@ -198,22 +198,17 @@ struct lf_walk_opts {
 	 * takes (its state, path buffer, record arena, frames, queues,
 	 * spills, .gitignore rules and git indexes) when it takes it, and
 	 * gives it back as it frees it, all of it by lf_walk_close().  The
-	 * I/O queue (LF_WALK_READ_AHEAD) and the stat-ahead thread
-	 * (LF_WALK_STAT_AHEAD) are charged their most when they start
-	 * (LF_WALK_QUEUE_MEMORY, LF_WALK_PREFETCH_MEMORY): a walk whose
-	 * account refuses that goes without them.  Anything else refused
-	 * ends the walk: lf_walk_open() or lf_walk_next() fails with ENOMEM.
-	 * The account is called from the walker's thread only, never per
-	 * entry: when a buffer grows, a directory is queued (breadth-first)
-	 * or a rule file is read.  Its data must outlive the walker.
+	 * I/O queue (LF_WALK_READ_AHEAD, 16 jobs at most under an account)
+	 * and the stat-ahead thread (LF_WALK_STAT_AHEAD) are charged their
+	 * most when they start, about 1 MiB and 7 MiB: a walk whose account
+	 * refuses that goes without them.  Anything else refused ends the
+	 * walk: lf_walk_open() or lf_walk_next() fails with ENOMEM.  The
+	 * account is called from the walker's thread only, never per entry:
+	 * when a buffer grows, a directory is queued (breadth-first) or a
+	 * rule file is read.  Its data must outlive the walker.
 	 */
 	const struct lf_mem *mem;
 };
-
-/** What an account (opts.mem) is charged for the I/O queue of a walk. */
-#define LF_WALK_QUEUE_MEMORY (2u << 20)
-/** What an account (opts.mem) is charged for the stat-ahead thread. */
-#define LF_WALK_PREFETCH_MEMORY (3u << 20)
 
 /** Threads of a walk whose opts.threads is 0. */
 #define LF_WALK_THREADS_DEFAULT 8
