@@ -5,7 +5,7 @@
 #   luafind_shared  lib/libluafind.so   the same, exporting only the API of
 #                                       luafind.h (cmake/libluafind.map); Lua
 #                                       symbols are left to the host
-#   include/luafind/{luafind,walk,stat,isolate,query,error}.h
+#   include/luafind/{luafind,walk,mem,stat,isolate,query,error}.h
 #                                               #include <luafind/luafind.h>
 #   ${LUAFIND_INSTALL_CMODDIR}/luafind/core.so  require "luafind.core"
 #   ${LUAFIND_INSTALL_LMODDIR}/luafind/*.lua    require "luafind"
@@ -76,6 +76,7 @@ install(TARGETS ${_lf_libs} EXPORT luafindTargets
 set(LUAFIND_PUBLIC_HEADERS
   ${PROJECT_SOURCE_DIR}/src/lua/luafind.h
   ${PROJECT_SOURCE_DIR}/src/core/walk.h
+  ${PROJECT_SOURCE_DIR}/src/core/mem.h
   ${PROJECT_SOURCE_DIR}/src/core/stat.h
   ${PROJECT_SOURCE_DIR}/src/core/isolate.h
   ${PROJECT_SOURCE_DIR}/src/find/query.h

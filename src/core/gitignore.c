@@ -50,6 +50,7 @@ struct gi_index {
 	size_t len, cap;
 	size_t *offs; /* where each name starts */
 	size_t n, ncap;
+	const struct lf_mem *mem; /* the walk's account, charged for both arrays */
 };
 
 struct gi_repo {
@@ -61,6 +62,7 @@ struct gi_repo {
 	struct gi_index index;
 	char *buf;          /* scratch: prefix + the rest of a path */
 	size_t bufcap;
+	const struct lf_mem *mem; /* the walk's account: this, buf and the index are charged */
 };
 
 struct lf_gi_scope {
@@ -70,6 +72,8 @@ struct lf_gi_scope {
 	struct gi_pat *pats;
 	size_t npats;
 	char *text;
+	const struct lf_mem *mem; /* the walk's account */
+	size_t charged; /* to it: this, text and pats */
 	size_t dirlen;  /* its directory relative to the top, with its "/" (0: the top) */
 	bool excluded;  /* its directory is ignored (it holds tracked files) */
 };
@@ -77,43 +81,89 @@ struct lf_gi_scope {
 struct lf_gi {
 	char *excludes_file; /* core.excludesFile from the system and global configuration */
 	bool configured;
+	const struct lf_mem *mem; /* the walk's account, or NULL */
 };
+
+/* realloc(@p, @size) of @old bytes charged to @mem; NULL (ENOMEM) leaves @p. */
+static void *gi_realloc(const struct lf_mem *mem, void *p, size_t old, size_t size)
+{
+	if (size > old && !lf_mem_charge(mem, size - old)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	void *q = realloc(p, size);
+	if (!q) {
+		lf_mem_uncharge(mem, size > old ? size - old : 0);
+		errno = ENOMEM;
+		return NULL;
+	}
+	lf_mem_uncharge(mem, size < old ? old - size : 0);
+	return q;
+}
+
+/* free(@p), whose @size bytes were charged to @mem. */
+static void gi_free(const struct lf_mem *mem, void *p, size_t size)
+{
+	free(p);
+	lf_mem_uncharge(mem, p ? size : 0);
+}
 
 /* ---- reading files ------------------------------------------------------ */
 
 /*
- * Read the file @name relative to @dirfd into a NUL-terminated buffer.
- * @return the buffer (free it) with *len set, or NULL with errno set
+ * Read the file @name relative to @dirfd into a NUL-terminated buffer of
+ * *@cap bytes charged to @mem.  Only a regular file is read: it is opened
+ * without blocking (a FIFO has no writer to wait for) and anything else
+ * reads as empty, as git takes a file whose size is 0, but a directory
+ * (EISDIR).  A file of more than @max bytes is EFBIG, and is not read.
+ * @return the buffer (gi_free it with *@cap) with *len set, or NULL with
+ *	errno set
  */
-static char *read_file_at(int dirfd, const char *name, size_t *len)
+static char *read_file_at(const struct lf_mem *mem, int dirfd, const char *name, size_t max, size_t *len,
+			  size_t *cap)
 {
-	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		return NULL;
 	}
-	/* No fstat for the size: a .gitignore is small, and read() says EISDIR. */
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap);
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		goto fail;
+	}
+	bool regular = S_ISREG(st.st_mode);
+	if (regular && (uint64_t)st.st_size > max) {
+		errno = EFBIG;
+		goto fail;
+	}
+	/* The size is a hint: the file may grow while it is read. */
+	size_t n = 0;
+	*cap = regular && (size_t)st.st_size < max ? (size_t)st.st_size + 2 : 4096;
+	char *buf = gi_realloc(mem, NULL, 0, *cap);
 	if (!buf) {
 		goto fail;
 	}
-	for (;;) {
-		if (n + 1 >= cap) {
-			char *b = realloc(buf, cap * 2);
+	while (regular) {
+		if (n + 1 >= *cap) {
+			size_t grow = *cap > max ? *cap + 4096 : *cap * 2; /* just enough past max to see it */
+			char *b = gi_realloc(mem, buf, *cap, grow);
 			if (!b) {
-				free(buf);
+				gi_free(mem, buf, *cap);
 				goto fail;
 			}
 			buf = b;
-			cap *= 2;
+			*cap = grow;
 		}
-		ssize_t r = read(fd, buf + n, cap - n - 1);
+		ssize_t r = read(fd, buf + n, *cap - n - 1);
 		if (r < 0 && errno == EINTR) {
 			continue;
 		}
-		if (r < 0) {
-			int err = errno;
-			free(buf);
+		if (r < 0 || n + (size_t)r > max) {
+			int err = r < 0 ? errno : EFBIG;
+			gi_free(mem, buf, *cap);
 			close(fd);
 			errno = err;
 			return NULL;
@@ -235,11 +285,13 @@ static int parse_patterns(struct lf_gi_scope *s, char *text, size_t len)
 			}
 		}
 		if (s->npats == cap) {
-			cap = cap ? 2 * cap : 16;
-			struct gi_pat *v = realloc(s->pats, cap * sizeof(*v));
+			size_t grow = cap ? 2 * cap : 16;
+			struct gi_pat *v = gi_realloc(s->mem, s->pats, cap * sizeof(*v), grow * sizeof(*v));
 			if (!v) {
 				return -1;
 			}
+			s->charged += (grow - cap) * sizeof(*v);
+			cap = grow;
 			s->pats = v;
 		}
 		struct gi_pat *pat = &s->pats[s->npats++];
@@ -387,7 +439,7 @@ static int index_add(struct gi_index *x, const char *s, size_t len)
 {
 	if (x->n == x->ncap) {
 		size_t cap = x->ncap ? 2 * x->ncap : 1024;
-		size_t *v = realloc(x->offs, cap * sizeof(*v));
+		size_t *v = gi_realloc(x->mem, x->offs, x->ncap * sizeof(*v), cap * sizeof(*v));
 		if (!v) {
 			return -1;
 		}
@@ -399,7 +451,7 @@ static int index_add(struct gi_index *x, const char *s, size_t len)
 		while (cap - x->len < len + 1) {
 			cap *= 2;
 		}
-		char *v = realloc(x->names, cap);
+		char *v = gi_realloc(x->mem, x->names, x->cap, cap);
 		if (!v) {
 			return -1;
 		}
@@ -415,8 +467,8 @@ static int index_add(struct gi_index *x, const char *s, size_t len)
 
 static void index_free(struct gi_index *x)
 {
-	free(x->names);
-	free(x->offs);
+	gi_free(x->mem, x->names, x->cap);
+	gi_free(x->mem, x->offs, x->ncap * sizeof(*x->offs));
 }
 
 /* ---- the index ---------------------------------------------------------- */
@@ -442,8 +494,8 @@ static int add_tracked(struct gi_repo *r, const char *name, size_t len)
  */
 static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 {
-	size_t len;
-	unsigned char *buf = (unsigned char *)read_file_at(gitfd, "index", &len);
+	size_t len, bufcap = 0;
+	unsigned char *buf = (unsigned char *)read_file_at(r->mem, gitfd, "index", SIZE_MAX, &len, &bufcap);
 	if (!buf) {
 		return errno == ENOMEM ? -1 : 0;
 	}
@@ -496,7 +548,7 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 			size_t keep = prevlen - (size_t)strip, rest = (size_t)(vend - v);
 			if (keep + rest + 1 > prevcap) {
 				size_t cap = (keep + rest + 1) * 2;
-				char *p = realloc(prev, cap);
+				char *p = gi_realloc(r->mem, prev, prevcap, cap);
 				if (!p) {
 					ret = -1;
 					goto out;
@@ -533,8 +585,8 @@ static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
 		}
 	}
 out:
-	free(prev);
-	free(buf);
+	gi_free(r->mem, prev, prevcap);
+	gi_free(r->mem, buf, bufcap);
 	return ret;
 }
 
@@ -630,16 +682,16 @@ static bool parse_value(const char *s, size_t len, size_t *i, char *out)
  * files override earlier ones).  A file that cannot be read or parsed adds
  * nothing.  0, or -1 (ENOMEM).
  */
-static int read_config(int dirfd, const char *name, struct gi_config *cfg)
+static int read_config(const struct lf_mem *mem, int dirfd, const char *name, struct gi_config *cfg)
 {
-	size_t len;
-	char *s = read_file_at(dirfd, name, &len);
+	size_t len, cap = 0;
+	char *s = read_file_at(mem, dirfd, name, LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
 	if (!s) {
 		return errno == ENOMEM ? -1 : 0;
 	}
-	char *val = malloc(len + 1);
+	char *val = gi_realloc(mem, NULL, 0, len + 1);
 	if (!val) {
-		free(s);
+		gi_free(mem, s, cap);
 		return -1;
 	}
 	char section[64] = "";
@@ -709,8 +761,8 @@ static int read_config(int dirfd, const char *name, struct gi_config *cfg)
 			}
 		}
 	}
-	free(val);
-	free(s);
+	gi_free(mem, val, len + 1);
+	gi_free(mem, s, cap);
 	return ret;
 }
 
@@ -731,12 +783,12 @@ static int configure(struct lf_gi *g)
 	struct gi_config cfg = {0};
 	g->configured = true;
 	const char *sys = getenv("GIT_CONFIG_SYSTEM");
-	if (!getenv("GIT_CONFIG_NOSYSTEM") && read_config(AT_FDCWD, sys ? sys : "/etc/gitconfig", &cfg) != 0) {
+	if (!getenv("GIT_CONFIG_NOSYSTEM") && read_config(g->mem, AT_FDCWD, sys ? sys : "/etc/gitconfig", &cfg) != 0) {
 		return -1;
 	}
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	if (global) {
-		if (read_config(AT_FDCWD, global, &cfg) != 0) {
+		if (read_config(g->mem, AT_FDCWD, global, &cfg) != 0) {
 			return -1;
 		}
 	} else {
@@ -745,7 +797,7 @@ static int configure(struct lf_gi *g)
 			xdg = env_path("HOME", "/.config/git/config");
 		}
 		char *home = env_path("HOME", "/.gitconfig");
-		int r = (xdg ? read_config(AT_FDCWD, xdg, &cfg) : 0) | (home ? read_config(AT_FDCWD, home, &cfg) : 0);
+		int r = (xdg ? read_config(g->mem, AT_FDCWD, xdg, &cfg) : 0) | (home ? read_config(g->mem, AT_FDCWD, home, &cfg) : 0);
 		free(xdg);
 		free(home);
 		if (r != 0) {
@@ -772,9 +824,13 @@ static char *expand_home(const char *path)
 	return strdup(path);
 }
 
-struct lf_gi *lf_gi_new(void)
+struct lf_gi *lf_gi_new(const struct lf_mem *mem)
 {
-	return calloc(1, sizeof(struct lf_gi));
+	struct lf_gi *g = calloc(1, sizeof(struct lf_gi));
+	if (g) {
+		g->mem = mem;
+	}
+	return g;
 }
 
 void lf_gi_free(struct lf_gi *g)
@@ -792,8 +848,8 @@ static void repo_unref(struct gi_repo *r)
 	if (r && --r->refs == 0) {
 		index_free(&r->index);
 		free(r->prefix_owned);
-		free(r->buf);
-		free(r);
+		gi_free(r->mem, r->buf, r->bufcap);
+		gi_free(r->mem, r, sizeof(*r));
 	}
 }
 
@@ -812,6 +868,7 @@ void lf_gi_unref(struct lf_gi_scope *s)
 		repo_unref(s->repo);
 		free(s->pats);
 		free(s->text);
+		lf_mem_uncharge(s->mem, s->charged);
 		free(s);
 		s = parent;
 	}
@@ -820,10 +877,13 @@ void lf_gi_unref(struct lf_gi_scope *s)
 /* A scope over @parent (whose reference it takes) in @repo. */
 static struct lf_gi_scope *new_scope(struct lf_gi_scope *parent, struct gi_repo *repo, size_t dirlen)
 {
-	struct lf_gi_scope *s = calloc(1, sizeof(*s));
+	struct lf_gi_scope *s = gi_realloc(repo->mem, NULL, 0, sizeof(*s));
 	if (!s) {
 		return NULL;
 	}
+	memset(s, 0, sizeof(*s));
+	s->mem = repo->mem;
+	s->charged = sizeof(*s);
 	s->refs = 1;
 	s->parent = parent;
 	s->repo = repo;
@@ -840,16 +900,17 @@ static struct lf_gi_scope *new_scope(struct lf_gi_scope *parent, struct gi_repo 
 static int push_file(struct lf_gi_scope **top, struct gi_repo *repo, int dirfd, const char *name, size_t dirlen,
 		     bool report)
 {
-	size_t len;
-	char *text = read_file_at(dirfd, name, &len);
+	size_t len, cap = 0;
+	char *text = read_file_at(repo->mem, dirfd, name, LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
 	if (!text) {
 		return errno == ENOMEM || (report && errno != ENOENT) ? -1 : 0;
 	}
 	struct lf_gi_scope *s = new_scope(*top, repo, dirlen);
 	if (!s) {
-		free(text);
+		gi_free(repo->mem, text, cap);
 		return -1;
 	}
+	s->charged += cap;
 	*top = s;
 	if (parse_patterns(s, text, len) != 0) {
 		return -1;
@@ -868,29 +929,29 @@ static int open_repo(struct lf_gi *g, struct gi_repo *repo, int topfd, struct lf
 	int ret = -1;
 	int gitfd = openat(topfd, ".git", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (gitfd < 0 && errno == ENOTDIR) {
-		size_t len;
-		char *s = read_file_at(topfd, ".git", &len);
+		size_t len, cap = 0;
+		char *s = read_file_at(repo->mem, topfd, ".git", LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
 		if (s && strncmp(s, "gitdir: ", 8) == 0) {
 			s[strcspn(s, "\r\n")] = '\0';
 			gitfd = openat(topfd, s + 8, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		}
-		free(s);
+		gi_free(repo->mem, s, cap);
 	}
 	int commonfd = -1;
 	if (gitfd >= 0) {
-		size_t len;
-		char *s = read_file_at(gitfd, "commondir", &len);
+		size_t len, cap = 0;
+		char *s = read_file_at(repo->mem, gitfd, "commondir", LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
 		if (s) {
 			s[strcspn(s, "\r\n")] = '\0';
 			commonfd = openat(gitfd, s, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			free(s);
+			gi_free(repo->mem, s, cap);
 		}
 		if (commonfd < 0) {
 			commonfd = dup(gitfd);
 		}
 	}
 	struct gi_config cfg = {0};
-	if (commonfd >= 0 && read_config(commonfd, "config", &cfg) != 0) {
+	if (commonfd >= 0 && read_config(repo->mem, commonfd, "config", &cfg) != 0) {
 		goto out;
 	}
 	const char *excludes = cfg.excludes_file ? cfg.excludes_file : g->excludes_file;
@@ -930,12 +991,15 @@ out:
 	return ret;
 }
 
-static struct gi_repo *new_repo(size_t base)
+static struct gi_repo *new_repo(const struct lf_mem *mem, size_t base)
 {
-	struct gi_repo *r = calloc(1, sizeof(*r));
+	struct gi_repo *r = gi_realloc(mem, NULL, 0, sizeof(*r));
 	if (r) {
+		memset(r, 0, sizeof(*r));
 		r->prefix = "";
 		r->base = base;
+		r->mem = mem;
+		r->index.mem = mem;
 	}
 	return r;
 }
@@ -1051,7 +1115,7 @@ int lf_gi_root(struct lf_gi *g, const char *root, size_t childoff, struct lf_gi_
 		ret = 0;
 		goto out;
 	}
-	if (!(repo = new_repo(childoff))) {
+	if (!(repo = new_repo(g->mem, childoff))) {
 		goto out;
 	}
 	repo->refs = 1;
@@ -1144,7 +1208,7 @@ int lf_gi_enter(struct lf_gi *g, struct lf_gi_scope *inherited, bool excluded, i
 		}
 		lf_gi_unref(top);
 		top = NULL;
-		if (!(r = new_repo(childoff))) {
+		if (!(r = new_repo(g->mem, childoff))) {
 			return -1;
 		}
 		r->refs = 1;
@@ -1191,7 +1255,7 @@ int lf_gi_check(struct lf_gi_scope *s, const char *path, size_t pathlen, size_t 
 		size_t need = r->prefixlen + rellen + 1;
 		if (need > r->bufcap) {
 			size_t cap = need * 2;
-			char *b = realloc(r->buf, cap);
+			char *b = gi_realloc(r->mem, r->buf, r->bufcap, cap);
 			if (!b) {
 				return -1;
 			}

@@ -27,6 +27,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "walk.h"
+
 #pragma GCC visibility push(hidden)
 
 /** Per-walk state: the global configuration, read at the first root. */
@@ -41,8 +43,13 @@ enum lf_gi_verdict {
 	LF_GI_KEEP_EXCLUDED /**< an ignored directory holding tracked files: read it, ignoring the rest */
 };
 
-/** @return new per-walk state, or NULL (ENOMEM). */
-struct lf_gi *lf_gi_new(void);
+/**
+ * @param mem the walk's memory account (NULL: none), charged for what the
+ *            rules, the indexes and the repositories hold, and for files
+ *            while they are read
+ * @return new per-walk state, or NULL (ENOMEM).
+ */
+struct lf_gi *lf_gi_new(const struct lf_mem *mem);
 void lf_gi_free(struct lf_gi *g);
 
 /** Take or drop a reference to a scope (NULL is fine for both). */

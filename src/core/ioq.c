@@ -330,6 +330,12 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+size_t lf_ioq_memory(unsigned workers, unsigned max_jobs)
+{
+	size_t job = sizeof(struct lf_ioq_job) + LF_IOQ_STATS * (sizeof(struct lf_stat) + sizeof(int));
+	return sizeof(struct lf_ioq) + workers * sizeof(pthread_t) + max_jobs * job;
+}
+
 struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, unsigned rings, int maxdepth, int mindepth)
 {
 	if (workers == 0 || max_jobs == 0) {

@@ -84,6 +84,12 @@ struct lf_ioq_work {
  */
 struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, unsigned rings, int maxdepth, int mindepth);
 
+/**
+ * The most memory lf_ioq_new(@workers, @max_jobs, ...) holds (every job
+ * live, with stats), for a memory account; the threads' stacks aside.
+ */
+size_t lf_ioq_memory(unsigned workers, unsigned max_jobs);
+
 /** Stop the workers and free @q (NULL is fine); every job must be freed. */
 void lf_ioq_free(struct lf_ioq *q);
 

@@ -27,6 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem.h"
+
 /** Compile flags for lf_regex_compile(). */
 enum lf_regex_flags {
 	LF_REGEX_CASELESS = 1 << 0,  /**< "i": PCRE2_CASELESS */
@@ -62,6 +64,17 @@ struct lf_regex;
 struct lf_regex *lf_regex_compile(const char *pattern, size_t len, unsigned flags,
 				  char *errmsg, size_t errlen, size_t *erroff);
 
+/**
+ * lf_regex_compile() under the memory account @mem (NULL: none): the
+ * compiled code, its JIT code (PCRE2_INFO_JITSIZE), its match data and
+ * what matching allocates (the interpreter's heap frames, when JIT is not
+ * available) are charged to @mem until lf_regex_free(); a refused charge
+ * fails the compile, or the match, with ENOMEM.  @mem is copied; its data
+ * must outlive the regex.
+ */
+struct lf_regex *lf_regex_compile_mem(const char *pattern, size_t len, unsigned flags, const struct lf_mem *mem,
+				      char *errmsg, size_t errlen, size_t *erroff);
+
 /** Free @re (NULL is fine). */
 void lf_regex_free(struct lf_regex *re);
 
@@ -74,7 +87,8 @@ size_t lf_regex_groups(const struct lf_regex *re);
  * @param flags enum lf_regex_match_flags
  * @return 1 on a match (see lf_regex_ovector()), 0 if there is none, or -1
  *         on a matching failure (a resource limit, an invalid start offset),
- *         with errno set to EINVAL and lf_regex_error() describing it
+ *         with errno set to EINVAL (ENOMEM when memory ran out, or its
+ *         account refused it) and lf_regex_error() describing it
  */
 int lf_regex_exec(struct lf_regex *re, const char *subject, size_t len, size_t start,
 		  unsigned flags);

@@ -316,6 +316,12 @@ static void link_live(struct lf_prefetch *pf, struct lf_pf_window *win)
 	pf->live++;
 }
 
+size_t lf_prefetch_memory(void)
+{
+	size_t window = sizeof(struct lf_pf_window) + LF_PF_WINDOW * (sizeof(struct slot) + NAME_MAX + 1);
+	return sizeof(struct lf_prefetch) + LF_PF_MAX_WINDOWS * window;
+}
+
 struct lf_pf_window *lf_prefetch_submit(struct lf_prefetch *pf, int dir_fd, const char *const *names,
 					unsigned count)
 {

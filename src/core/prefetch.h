@@ -41,6 +41,13 @@ struct lf_pf_window;
 struct lf_prefetch *lf_prefetch_new(void);
 
 /**
+ * The most memory a prefetcher holds (its windows at their largest, not
+ * counting lf_prefetch_adopt()'s, which the I/O queue bounds), for a
+ * memory account.
+ */
+size_t lf_prefetch_memory(void);
+
+/**
  * Count one more entry of the walk, and say whether to submit windows now.
  * The walk goes in phases with and without the thread, and keeps to the
  * faster way: on a busy machine one thread can be faster than two.

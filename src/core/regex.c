@@ -8,6 +8,8 @@
 
 #include <errno.h>
 #include <pcre2.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +19,60 @@ struct lf_regex {
 	pcre2_match_data *md;
 	size_t groups;
 	uint32_t match_opts; /* added to every match (PCRE2_NO_UTF_CHECK) */
+	const struct lf_mem *acct; /* &mem, or NULL without an account */
+	struct lf_mem mem;   /* the caller's account, for PCRE2's memory functions */
+	size_t jit_size;     /* charged for the JIT code */
 	char err[128];
 };
 
+/*
+ * PCRE2's memory functions under an account: each block starts with its
+ * size, which free() has to give back.  PCRE2 takes everything of a
+ * pattern through them (the code, the match data, the JIT compiler's own
+ * blocks, the interpreter's heap frames) but the JIT's executable code,
+ * charged apart (PCRE2_INFO_JITSIZE).
+ */
+union block {
+	size_t size;
+	max_align_t align;
+};
+
+static void *acct_malloc(PCRE2_SIZE size, void *data)
+{
+	const struct lf_mem *m = data;
+	if (size > SIZE_MAX - sizeof(union block)) {
+		return NULL;
+	}
+	size += sizeof(union block);
+	if (!lf_mem_charge(m, size)) {
+		return NULL;
+	}
+	union block *b = malloc(size);
+	if (!b) {
+		lf_mem_uncharge(m, size);
+		return NULL;
+	}
+	b->size = size;
+	return b + 1;
+}
+
+static void acct_free(void *p, void *data)
+{
+	if (p) {
+		union block *b = (union block *)p - 1;
+		lf_mem_uncharge(data, b->size);
+		free(b);
+	}
+}
+
 struct lf_regex *lf_regex_compile(const char *pattern, size_t len, unsigned flags,
 				  char *errmsg, size_t errlen, size_t *erroff)
+{
+	return lf_regex_compile_mem(pattern, len, flags, NULL, errmsg, errlen, erroff);
+}
+
+struct lf_regex *lf_regex_compile_mem(const char *pattern, size_t len, unsigned flags, const struct lf_mem *mem,
+				      char *errmsg, size_t errlen, size_t *erroff)
 {
 	const unsigned known = LF_REGEX_CASELESS | LF_REGEX_EXTENDED | LF_REGEX_DOTALL |
 			       LF_REGEX_MULTILINE | LF_REGEX_UTF;
@@ -47,13 +98,32 @@ struct lf_regex *lf_regex_compile(const char *pattern, size_t len, unsigned flag
 		opts |= PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF;
 	}
 
+	if (!lf_mem_charge(mem, sizeof(struct lf_regex))) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	struct lf_regex *re = calloc(1, sizeof(*re));
 	if (!re) {
+		lf_mem_uncharge(mem, sizeof(struct lf_regex));
 		return NULL;
+	}
+	pcre2_compile_context *cc = NULL;
+	if (mem) {
+		re->mem = *mem;
+		re->acct = &re->mem;
+		pcre2_general_context *gc = pcre2_general_context_create(acct_malloc, acct_free, &re->mem);
+		cc = gc ? pcre2_compile_context_create(gc) : NULL;
+		pcre2_general_context_free(gc); /* the compile context has its own copy */
+		if (!cc) {
+			lf_regex_free(re);
+			errno = ENOMEM;
+			return NULL;
+		}
 	}
 	int code;
 	PCRE2_SIZE off;
-	re->code = pcre2_compile((PCRE2_SPTR)pattern, len, opts, &code, &off, NULL);
+	re->code = pcre2_compile((PCRE2_SPTR)pattern, len, opts, &code, &off, cc);
+	pcre2_compile_context_free(cc); /* the code keeps the memory functions */
 	if (!re->code) {
 		if (errmsg && errlen) {
 			if (pcre2_get_error_message(code, (PCRE2_UCHAR *)errmsg, errlen) < 0) {
@@ -63,20 +133,28 @@ struct lf_regex *lf_regex_compile(const char *pattern, size_t len, unsigned flag
 		if (erroff) {
 			*erroff = off;
 		}
-		free(re);
-		errno = code == PCRE2_ERROR_HEAPLIMIT || code == PCRE2_ERROR_NOMEMORY ? ENOMEM : EINVAL;
+		lf_regex_free(re);
+		errno = code == PCRE2_ERROR_HEAP_FAILED || code == PCRE2_ERROR_NOMEMORY ? ENOMEM : EINVAL;
 		return NULL;
 	}
 	/* JIT may be unavailable (SELinux, an odd CPU): the interpreter still works. */
-	(void)pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE);
+	if (pcre2_jit_compile(re->code, PCRE2_JIT_COMPLETE) == 0 && re->acct) {
+		size_t jit = 0;
+		pcre2_pattern_info(re->code, PCRE2_INFO_JITSIZE, &jit);
+		if (!lf_mem_charge(re->acct, jit)) {
+			lf_regex_free(re);
+			errno = ENOMEM;
+			return NULL;
+		}
+		re->jit_size = jit;
+	}
 
 	uint32_t groups = 0;
 	pcre2_pattern_info(re->code, PCRE2_INFO_CAPTURECOUNT, &groups);
 	re->groups = groups;
-	re->md = pcre2_match_data_create_from_pattern(re->code, NULL);
+	re->md = pcre2_match_data_create_from_pattern(re->code, NULL); /* the code's memory functions */
 	if (!re->md) {
-		pcre2_code_free(re->code);
-		free(re);
+		lf_regex_free(re);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -88,6 +166,7 @@ void lf_regex_free(struct lf_regex *re)
 	if (re) {
 		pcre2_match_data_free(re->md);
 		pcre2_code_free(re->code);
+		lf_mem_uncharge(re->acct, re->jit_size + sizeof(*re));
 		free(re);
 	}
 }

@@ -20,6 +20,11 @@
 #define FD_RESERVE 8
 /* Jobs the I/O queue may have at once (each holds an fd and 16 KiB). */
 #define QUEUE_JOBS 256
+/* ...under a memory account, which is charged for all of them (50 KiB each). */
+#define ACCOUNTED_JOBS 16
+/* What a thread of the walk costs an account besides its buffers: the
+ * pages of its stack and of its malloc arena it touches. */
+#define THREAD_MEMORY (256 * 1024)
 
 /* lf_walk_cancel() is async-signal-safe only if this store takes no lock. */
 _Static_assert(ATOMIC_BOOL_LOCK_FREE == 2, "atomic_bool must be lock-free");
@@ -52,14 +57,25 @@ static void start_queue(struct lf_walk *w)
 		return;
 	}
 	int jobs = w->max_fds / 4 < QUEUE_JOBS ? w->max_fds / 4 : QUEUE_JOBS;
+	if (o->mem && jobs > ACCOUNTED_JOBS) {
+		jobs = ACCOUNTED_JOBS;
+	}
 	/* A ring per worker, from the queue's share of the fds. */
 	int workers = threads - 1;
 	int rings = (o->flags & LF_WALK_NO_IO_URING) ? 0 : jobs / 2 < workers ? jobs / 2 : workers;
 	jobs -= rings;
+	/* Charged its most up front: its workers allocate jobs too. */
+	size_t cost = lf_ioq_memory((unsigned)workers, (unsigned)jobs) + (size_t)workers * THREAD_MEMORY;
+	if (lf_walk_charge(w, cost) != 0) {
+		return; /* the walk goes without */
+	}
 	w->ioq = lf_ioq_new((unsigned)workers, (unsigned)jobs, (unsigned)rings, o->maxdepth, o->mindepth);
 	if (w->ioq) {
 		w->max_fds -= jobs + rings;
 		w->ioq_sample = 1; /* the first region: a cold walk shows at once */
+		w->ioq_charged = cost;
+	} else {
+		lf_walk_uncharge(w, cost);
 	}
 }
 
@@ -70,19 +86,31 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (!lf_mem_charge(opts->mem, sizeof(struct lf_walk))) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	struct lf_walk *w = calloc(1, sizeof(*w));
 	if (!w) {
+		lf_mem_uncharge(opts->mem, sizeof(struct lf_walk));
 		return NULL;
 	}
 	w->opts = *opts;
+	w->charged = opts->mem ? sizeof(*w) : 0;
 	w->ent.w = w;
 	w->stat_ahead = (opts->flags & LF_WALK_STAT_AHEAD) && opts->order == LF_ORDER_PRE &&
 			opts->symlinks != LF_LOGICAL && !(opts->flags & LF_WALK_GITIGNORE);
-	if ((opts->flags & LF_WALK_GITIGNORE) && !(w->gi = lf_gi_new())) {
+	if ((opts->flags & LF_WALK_GITIGNORE) && !(w->gi = lf_gi_new(opts->mem))) {
+		lf_walk_uncharge(w, w->charged);
 		free(w);
 		return NULL;
 	}
-	if (w->stat_ahead && !(w->prefetch = lf_prefetch_new())) {
+	/* The stat-ahead thread is charged its most up front, or not started. */
+	size_t pf_cost = lf_prefetch_memory() + THREAD_MEMORY;
+	if (w->stat_ahead && lf_walk_charge(w, pf_cost) != 0) {
+		w->stat_ahead = false;
+	} else if (w->stat_ahead && !(w->prefetch = lf_prefetch_new())) {
+		lf_walk_uncharge(w, pf_cost);
 		w->stat_ahead = false; /* one CPU, or no memory: the walk does not need it */
 	}
 	w->max_fds = opts->max_fds > 0 ? (opts->max_fds < 3 ? 3 : opts->max_fds) : default_max_fds();
@@ -93,6 +121,7 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 		lf_prefetch_free(w->prefetch, &none);
 		lf_ioq_free(w->ioq);
 		lf_gi_free(w->gi);
+		lf_walk_uncharge(w, w->charged);
 		free(w);
 		return NULL;
 	}
@@ -112,6 +141,8 @@ static void release(struct lf_walk *w)
 	lf_bfs_free(w);
 	lf_ioq_free(w->ioq);
 	w->ioq = NULL;
+	lf_walk_uncharge(w, w->ioq_charged);
+	w->ioq_charged = 0;
 	lf_gi_unref(w->pend.gi);
 	w->pend.gi = NULL;
 }
@@ -227,6 +258,7 @@ int lf_walk_close(struct lf_walk *w)
 	free(w->arena);
 	free(w->path);
 	lf_gi_free(w->gi);
+	lf_walk_uncharge(w, w->charged); /* all of it, the stat-ahead thread's too */
 	free(w);
 	if (err) {
 		errno = err;

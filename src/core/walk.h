@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mem.h"
 #include "stat.h"
 
 /** File types, from d_type or stat. */
@@ -116,7 +117,12 @@ enum lf_walk_flags {
 	 * returned nor read, and neither is any entry named ".git".  Outside a
 	 * repository nothing is skipped but ".git" entries.  Each .gitignore is
 	 * opened relative to its directory's fd when the listing has one; one
-	 * that cannot be read is an LF_VISIT_ERROR entry, and the walk goes on.
+	 * that cannot be read is an LF_VISIT_ERROR entry, and the walk goes on;
+	 * so is one larger than LF_WALK_GITIGNORE_MAX_FILE (EFBIG: it is not
+	 * read).  Only regular files are read, opened without blocking: a
+	 * FIFO, a device or a socket (or a link to one) counts as an empty
+	 * file, as git takes a file of size 0.  An info/exclude, excludes
+	 * file or configuration file over the cap is skipped as unreadable.
 	 * Turns LF_WALK_STAT_AHEAD off.
 	 */
 	LF_WALK_GITIGNORE = 1 << 4,
@@ -163,6 +169,14 @@ enum lf_walk_flags {
 	LF_WALK_REFUSE_SLASH = 1 << 7,
 };
 
+/**
+ * The largest rule file (a .gitignore, info/exclude, core.excludesFile, a
+ * git configuration file) that LF_WALK_GITIGNORE reads: 1 MiB.  The git
+ * index has no such cap; under a memory account (lf_walk_opts.mem) it is
+ * charged like the rest.
+ */
+#define LF_WALK_GITIGNORE_MAX_FILE (1u << 20)
+
 /** Options of a walk. */
 struct lf_walk_opts {
 	const char *const *roots; /**< paths to walk, borrowed until close */
@@ -179,6 +193,21 @@ struct lf_walk_opts {
 	 * default, LF_WALK_THREADS_DEFAULT.
 	 */
 	int threads;
+	/**
+	 * A memory account (mem.h), or NULL: the walker charges it what it
+	 * takes (its state, path buffer, record arena, frames, queues,
+	 * spills, .gitignore rules and git indexes) when it takes it, and
+	 * gives it back as it frees it, all of it by lf_walk_close().  The
+	 * I/O queue (LF_WALK_READ_AHEAD, 16 jobs at most under an account)
+	 * and the stat-ahead thread (LF_WALK_STAT_AHEAD) are charged their
+	 * most when they start, about 1 MiB and 7 MiB: a walk whose account
+	 * refuses that goes without them.  Anything else refused ends the
+	 * walk: lf_walk_open() or lf_walk_next() fails with ENOMEM.  The
+	 * account is called from the walker's thread only, never per entry:
+	 * when a buffer grows, a directory is queued (breadth-first) or a
+	 * rule file is read.  Its data must outlive the walker.
+	 */
+	const struct lf_mem *mem;
 };
 
 /** Threads of a walk whose opts.threads is 0. */
@@ -186,7 +215,7 @@ struct lf_walk_opts {
 /** The most opts.threads may ask for (more is EINVAL). */
 #define LF_WALK_THREADS_MAX 64
 
-#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0, 0}
+#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0, 0, NULL}
 
 /** The walker's syscall counters. */
 struct lf_counters {

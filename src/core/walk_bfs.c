@@ -108,6 +108,7 @@ static void release(struct lf_walk *w, struct bnode *n)
 			lf_walk_close_fd(w, n->fd);
 		}
 		lf_gi_unref(n->gi);
+		lf_walk_uncharge(w, sizeof(*n) + n->namelen + 1);
 		free(n);
 		n = parent;
 	}
@@ -215,7 +216,7 @@ static int enqueue_pending(struct lf_walk *w)
 	struct bfs_state *s = w->bfs;
 	size_t off = w->pend.root ? 0 : s->childoff;
 	size_t namelen = w->pend.pathlen - off;
-	struct bnode *n = malloc(sizeof(*n) + namelen + 1);
+	struct bnode *n = lf_walk_realloc(w, NULL, 0, sizeof(*n) + namelen + 1);
 	if (!n) {
 		return -1;
 	}
@@ -469,8 +470,10 @@ static struct lf_dirent *chunk_record(struct lf_walk *w)
 static int bfs_next(struct lf_walk *w)
 {
 	if (!w->bfs) {
-		w->bfs = calloc(1, sizeof(*w->bfs));
-		if (!w->bfs) {
+		w->bfs = lf_walk_realloc(w, NULL, 0, sizeof(*w->bfs));
+		if (w->bfs) {
+			memset(w->bfs, 0, sizeof(*w->bfs));
+		} else {
 			w->fatal = errno;
 			return -1;
 		}

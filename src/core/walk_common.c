@@ -58,6 +58,21 @@ enum lf_type lf_type_from_dtype(unsigned char d_type)
 	}
 }
 
+void *lf_walk_realloc(struct lf_walk *w, void *p, size_t old, size_t size)
+{
+	if (size > old && lf_walk_charge(w, size - old) != 0) {
+		return NULL;
+	}
+	void *q = realloc(p, size);
+	if (!q) {
+		lf_walk_uncharge(w, size > old ? size - old : 0);
+		errno = ENOMEM;
+		return NULL;
+	}
+	lf_walk_uncharge(w, size < old ? old - size : 0);
+	return q;
+}
+
 int lf_walk_grow_path(struct lf_walk *w, size_t need)
 {
 	if (need <= w->pathcap) {
@@ -67,7 +82,7 @@ int lf_walk_grow_path(struct lf_walk *w, size_t need)
 	while (cap < need) {
 		cap *= 2;
 	}
-	char *p = realloc(w->path, cap);
+	char *p = lf_walk_realloc(w, w->path, w->pathcap, cap);
 	if (!p) {
 		return -1;
 	}
@@ -86,7 +101,7 @@ int lf_walk_reserve_arena(struct lf_walk *w, size_t need)
 	while (cap - w->arenatop < need) {
 		cap *= 2;
 	}
-	char *a = realloc(w->arena, cap);
+	char *a = lf_walk_realloc(w, w->arena, w->arenacap, cap);
 	if (!a) {
 		return -1;
 	}

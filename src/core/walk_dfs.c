@@ -353,6 +353,7 @@ static void drop_spill(struct lf_walk *w, size_t i)
 	struct lf_spill *s = find_spill(w, i);
 	if (s) {
 		free(s->buf);
+		lf_walk_uncharge(w, s->len);
 		*s = w->spills[--w->nspills];
 	}
 	w->frames[i].flags &= ~(unsigned)F_SPILL;
@@ -363,7 +364,7 @@ static struct lf_spill *add_spill(struct lf_walk *w, size_t i)
 {
 	if (w->nspills == w->spillcap) {
 		size_t cap = w->spillcap ? w->spillcap * 2 : 8;
-		struct lf_spill *sp = realloc(w->spills, cap * sizeof(*sp));
+		struct lf_spill *sp = lf_walk_realloc(w, w->spills, w->spillcap * sizeof(*sp), cap * sizeof(*sp));
 		if (!sp) {
 			return NULL;
 		}
@@ -403,10 +404,11 @@ static int spill_rest(struct lf_walk *w, size_t i)
 	if (!len && !err) {
 		return 0;
 	}
-	char *buf = len ? malloc(len) : NULL;
+	char *buf = len ? lf_walk_realloc(w, NULL, 0, len) : NULL;
 	struct lf_spill *s = (buf || !len) ? add_spill(w, i) : NULL;
 	if (!s) {
 		free(buf);
+		lf_walk_uncharge(w, buf ? len : 0);
 		errno = ENOMEM;
 		return -1;
 	}
@@ -603,7 +605,7 @@ static int hash_insert(struct lf_walk *w, size_t idx)
 	int *hnext = w->hnext;
 	if (w->nframes > w->nbuckets) {
 		size_t n = w->nbuckets ? w->nbuckets * 4 : 256;
-		int *b = realloc(w->buckets, n * sizeof(*b));
+		int *b = lf_walk_realloc(w, w->buckets, w->nbuckets * sizeof(*b), n * sizeof(*b));
 		if (!b) {
 			return -1;
 		}
@@ -793,7 +795,7 @@ static int grow_frames(struct lf_walk *w)
 		cap = w->framecap;
 	}
 	if (cap != w->framecap) {
-		struct lf_frame *fr = realloc(w->frames, cap * sizeof(*fr));
+		struct lf_frame *fr = lf_walk_realloc(w, w->frames, w->framecap * sizeof(*fr), cap * sizeof(*fr));
 		if (!fr) {
 			return -1;
 		}
@@ -801,7 +803,7 @@ static int grow_frames(struct lf_walk *w)
 		w->framecap = cap;
 	}
 	if (lf_walk_is_logical(w) && (!w->hnext || cap != w->hnextcap)) {
-		int *h = realloc(w->hnext, cap * sizeof(*h));
+		int *h = lf_walk_realloc(w, w->hnext, w->hnext ? w->hnextcap * sizeof(*h) : 0, cap * sizeof(*h));
 		if (!h) {
 			return -1;
 		}
@@ -809,7 +811,8 @@ static int grow_frames(struct lf_walk *w)
 		w->hnextcap = cap;
 	}
 	if (w->prefetch && (!w->frame_pf || cap != w->frame_pfcap)) {
-		struct lf_frame_pf *p = realloc(w->frame_pf, cap * sizeof(*p));
+		struct lf_frame_pf *p =
+			lf_walk_realloc(w, w->frame_pf, w->frame_pf ? w->frame_pfcap * sizeof(*p) : 0, cap * sizeof(*p));
 		if (!p) {
 			return -1;
 		}
@@ -817,7 +820,8 @@ static int grow_frames(struct lf_walk *w)
 		w->frame_pfcap = cap;
 	}
 	if (w->ioq && (!w->frame_rq || cap != w->frame_rqcap)) {
-		struct lf_frame_rq *r = realloc(w->frame_rq, cap * sizeof(*r));
+		struct lf_frame_rq *r =
+			lf_walk_realloc(w, w->frame_rq, w->frame_rq ? w->frame_rqcap * sizeof(*r) : 0, cap * sizeof(*r));
 		if (!r) {
 			return -1;
 		}
@@ -825,7 +829,8 @@ static int grow_frames(struct lf_walk *w)
 		w->frame_rqcap = cap;
 	}
 	if (w->gi && (!w->frame_gi || cap != w->frame_gicap)) {
-		struct lf_gi_scope **g = realloc(w->frame_gi, cap * sizeof(*g));
+		struct lf_gi_scope **g =
+			lf_walk_realloc(w, w->frame_gi, w->frame_gi ? w->frame_gicap * sizeof(*g) : 0, cap * sizeof(*g));
 		if (!g) {
 			return -1;
 		}

@@ -170,6 +170,8 @@ struct lf_walk {
 	bool stat_ahead;              /* the flag applies to this walk */
 
 	struct bfs_state *bfs;
+	size_t charged; /* to opts.mem: given back in full by lf_walk_close() */
+	size_t ioq_charged; /* of that, the I/O queue's */
 	bool had_error;
 	int fatal; /* errno of a failure that ends the walk, or 0 */
 	atomic_bool cancelled; /* lf_walk_cancel() was called */
@@ -191,6 +193,33 @@ static inline int lf_walk_set_fatal(struct lf_walk *w, int err)
 }
 
 /*
+ * Memory accounting (opts.mem): charge @n bytes before taking them; 0, or
+ * -1 with errno ENOMEM when the account refuses.  Free without an account.
+ */
+static inline int lf_walk_charge(struct lf_walk *w, size_t n)
+{
+	if (!w->opts.mem) {
+		return 0;
+	}
+	if (!lf_mem_charge(w->opts.mem, n)) {
+		errno = ENOMEM;
+		return -1;
+	}
+	w->charged += n;
+	return 0;
+}
+
+/* Give back @n bytes charged before. */
+static inline void lf_walk_uncharge(struct lf_walk *w, size_t n)
+{
+	if (w->opts.mem) {
+		n = n < w->charged ? n : w->charged;
+		w->charged -= n;
+		lf_mem_uncharge(w->opts.mem, n);
+	}
+}
+
+/*
  * Hidden: these are no part of the library's interface, and a call to a
  * hidden function in the same file may be inlined even in PIC code (lf_core
  * is built with -fPIC, where default visibility means "may be interposed").
@@ -201,6 +230,12 @@ static inline int lf_walk_set_fatal(struct lf_walk *w, int err)
 enum lf_type lf_type_from_dtype(unsigned char d_type);
 int lf_walk_grow_path(struct lf_walk *w, size_t need);
 int lf_walk_reserve_arena(struct lf_walk *w, size_t need);
+/*
+ * realloc(@p, @size) of a block of @old bytes, charged to the walk's
+ * account: NULL with errno ENOMEM if it refuses or realloc fails (@p is
+ * left as it was).
+ */
+void *lf_walk_realloc(struct lf_walk *w, void *p, size_t old, size_t size);
 void lf_walk_close_fd(struct lf_walk *w, int fd);
 int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino);
 void lf_walk_make_room(struct lf_walk *w, int need); /* evict until @need fds fit */

@@ -22,6 +22,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mem.h"
 #include "walk.h"
 
 #define LFB_HIDDEN __attribute__((visibility("hidden")))
@@ -334,6 +335,31 @@ LFB_HIDDEN bool lfb_pattern_cost(const char *s, size_t len, const char *p, size_
  * their defaults applied) in *@max_walks and *@max_threads if it is.
  */
 LFB_HIDDEN bool lfb_sandbox_caps(lua_State *L, unsigned *max_walks, unsigned *max_threads);
+
+/*
+ * The memory account of the sandbox @L, for the core (lf_walk_opts.mem,
+ * lf_regex_compile_mem): what it charges counts toward max_memory with the
+ * state's own memory; what would go over is refused, and the core fails
+ * with ENOMEM.  NULL when @L is not a sandbox.  It lives as long as the
+ * state.
+ */
+LFB_HIDDEN const struct lf_mem *lfb_sandbox_mem(lua_State *L);
+
+/*
+ * In a sandbox with a memory limit, run a full collection (finalizers
+ * included, which give back what dropped regexes and walkers charged) if
+ * @now, or if a quarter of the limit was charged since the last one; call
+ * it before taking C-side memory, from a function Lua called.  Nothing
+ * outside a sandbox.
+ */
+LFB_HIDDEN void lfb_sandbox_collect(lua_State *L, bool now);
+
+/*
+ * Raise Lua's memory error ("not enough memory"), after the core failed
+ * with ENOMEM: in a sandbox, it is "memory limit exceeded"
+ * (lf_sandbox_error_kind), and the call ends as at the state's own limit.
+ */
+LFB_HIDDEN int lfb_memory_error(lua_State *L);
 
 /* lf_sandbox_new() lending @ctx (NULL: the state's own), as lfb_lend_ctx. */
 LFB_HIDDEN lua_State *lfb_sandbox_new(const struct lf_sandbox_limits *lim, struct lf_ctx *ctx);

@@ -120,7 +120,20 @@ enum lf_sandbox_allow {
  * max_steps, and the default for max_walks and max_threads.
  */
 struct lf_sandbox_limits {
-	size_t max_memory;  /**< bytes the state's allocator may hold at once */
+	/**
+	 * Bytes the state may hold at once: its allocator's, and what the
+	 * binding takes outside it for the state, until the object is
+	 * closed or collected: each lf.regex's compiled code, JIT code and
+	 * match data, each walk's buffers, queues and .gitignore rules
+	 * (lf_walk_opts.mem).  A regex or a walk that would go over runs a
+	 * full collection and tries once more; a step of a walk that would
+	 * go over ends it: LF_SANDBOX_ERR_MEMORY, and the state stays
+	 * usable.  A full collection also runs before a regex or walk is
+	 * made once max_memory / 4 was charged since the last one.  Peak RSS
+	 * stays under 1.5 * max_memory + 8 MiB (tests/sandbox, memory).  Not
+	 * covered: lf.find's -regex primaries, the kernel's memory.
+	 */
+	size_t max_memory;
 	/**
 	 * VM instructions per call, every coroutine included.  A call is
 	 * what runs from one lf_sandbox_reset() (lf_sandbox_pcall() makes

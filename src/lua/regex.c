@@ -128,10 +128,22 @@ static int mod_regex(lua_State *L)
 	char msg[256];
 	size_t off = 0;
 	msg[0] = '\0';
-	r->re = lf_regex_compile(pat, len, flags, msg, sizeof(msg), &off);
+	/* In a sandbox the regex is charged to its memory limit: a refusal
+	 * collects the garbage (regexes dropped hold memory until their __gc)
+	 * and tries once more before it is the limit's error. */
+	const struct lf_mem *mem = lfb_sandbox_mem(L);
+	lfb_sandbox_collect(L, false);
+	r->re = lf_regex_compile_mem(pat, len, flags, mem, msg, sizeof(msg), &off);
+	if (!r->re && errno == ENOMEM && mem) {
+		lfb_sandbox_collect(L, true);
+		r->re = lf_regex_compile_mem(pat, len, flags, mem, msg, sizeof(msg), &off);
+	}
 	if (!r->re) {
 		if (errno == EINVAL) {
 			return luaL_error(L, "luafind.regex: %s at offset %d", msg, (int)off);
+		}
+		if (errno == ENOMEM) {
+			return lfb_memory_error(L);
 		}
 		return luaL_error(L, "luafind.regex: %s", strerror(errno));
 	}
@@ -173,6 +185,9 @@ static int exec(lua_State *L, struct lfb_regex *r, const char *s, size_t len, si
 {
 	int rc = lf_regex_exec(r->re, s, len, start, flags);
 	if (rc < 0) {
+		if (errno == ENOMEM && lfb_sandbox_mem(L)) {
+			return lfb_memory_error(L);
+		}
 		return luaL_error(L, "luafind.regex: %s", lf_regex_error(r->re));
 	}
 	return rc;

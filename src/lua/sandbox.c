@@ -102,6 +102,9 @@ static const char msg_time[] = "time limit exceeded";
 
 struct sandbox {
 	size_t limit, total;
+	size_t charged;     /* C-side memory charged (lfb_sandbox_mem), within limit too */
+	size_t since_gc;    /* charged since the last lfb_sandbox_collect */
+	struct lf_mem mem;  /* the account lfb_sandbox_mem hands the core */
 	uint64_t max_steps, used; /* used: paid for since the last reset */
 	uint64_t gen;             /* the reset count: windows of older ones are void */
 	unsigned allow;
@@ -127,7 +130,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		}
 		return NULL;
 	}
-	if (s->limit && nsize > old && s->total - old + nsize > s->limit) {
+	if (s->limit && nsize > old && s->total + s->charged - old + nsize > s->limit) {
 		s->mem_hit = true;
 		return NULL;
 	}
@@ -151,6 +154,61 @@ bool lfb_sandboxed(lua_State *L, unsigned *allow)
 		*allow = s ? s->allow : ~0u;
 	}
 	return s != NULL;
+}
+
+/*
+ * The C-side account: memory the binding and the core take outside Lua's
+ * allocator for this state (compiled regexes, walkers' buffers) counts
+ * toward the same limit as the state's own.  Not counted in s->total, so
+ * that the struct is still freed with the state's last block.
+ */
+static bool sb_charge(void *data, size_t bytes)
+{
+	struct sandbox *s = data;
+	if (s->limit && (bytes > s->limit || s->total + s->charged > s->limit - bytes)) {
+		return false; /* the binding may collect and retry: lfb_memory_error sets mem_hit */
+	}
+	s->charged += bytes;
+	s->since_gc += bytes;
+	return true;
+}
+
+static void sb_uncharge(void *data, size_t bytes)
+{
+	struct sandbox *s = data;
+	s->charged -= bytes < s->charged ? bytes : s->charged;
+}
+
+const struct lf_mem *lfb_sandbox_mem(lua_State *L)
+{
+	struct sandbox *s = get_sandbox(L);
+	return s ? &s->mem : NULL;
+}
+
+/*
+ * Lua's collector sees none of the C-side memory, and its emergency
+ * collection at the limit runs no finalizer, the only thing that gives
+ * back what a dropped regex or walker holds: so a full collection runs
+ * before a binding function takes more once a quarter of the limit was
+ * charged since the last one.  Garbage holds at most about that much.
+ */
+void lfb_sandbox_collect(lua_State *L, bool now)
+{
+	struct sandbox *s = get_sandbox(L);
+	if (s && s->limit && (now || s->since_gc > s->limit / 4)) {
+		s->since_gc = 0;
+		lua_gc(L, LUA_GCCOLLECT);
+	}
+}
+
+int lfb_memory_error(lua_State *L)
+{
+	struct sandbox *s = get_sandbox(L);
+	if (s) {
+		s->mem_hit = true;
+	}
+	lua_pushliteral(L, "not enough memory"); /* Lua's own message: lf_sandbox_error_kind knows it */
+	return lua_error(L);
 }
 
 bool lfb_sandbox_caps(lua_State *L, unsigned *max_walks, unsigned *max_threads)
@@ -832,6 +890,7 @@ lua_State *lfb_sandbox_new(const struct lf_sandbox_limits *lim, struct lf_ctx *c
 	}
 	s->max_walks = LF_SANDBOX_MAX_WALKS;
 	s->max_threads = LF_SANDBOX_MAX_THREADS;
+	s->mem = (struct lf_mem){sb_charge, sb_uncharge, s};
 	if (lim) {
 		s->limit = lim->max_memory;
 		s->max_steps = lim->max_steps;

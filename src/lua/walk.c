@@ -170,6 +170,9 @@ int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *f
 			r = 0;
 		}
 		walk_close_core(lw);
+		if (r < 0 && err == ENOMEM && lfb_sandbox_mem(L)) {
+			return lfb_memory_error(L); /* the sandbox's limit */
+		}
 		if (r < 0) {
 			return luaL_error(L, "%s: %s", fn, strerror(err));
 		}
@@ -528,8 +531,19 @@ void lfb_walk_start(lua_State *L, struct lfb_walk *lw, const struct lf_walk_opts
 			return;
 		}
 	}
-	lw->w = lf_walk_open(opts);
+	/* In a sandbox the walker's memory is charged to its limit. */
+	struct lf_walk_opts o = *opts;
+	o.mem = lfb_sandbox_mem(L);
+	lfb_sandbox_collect(L, false);
+	lw->w = lf_walk_open(&o);
+	if (!lw->w && errno == ENOMEM && o.mem) {
+		lfb_sandbox_collect(L, true); /* walkers dropped without a close */
+		lw->w = lf_walk_open(&o);
+	}
 	if (!lw->w) {
+		if (errno == ENOMEM && o.mem) {
+			lfb_memory_error(L);
+		}
 		luaL_error(L, "%s: %s", fn, strerror(errno));
 		return;
 	}

@@ -24,6 +24,9 @@
 #   cli         the issue's reproductions through luafind --sandbox --script
 #   isolate     the same through luafind --isolate --sandbox, and what only
 #               the process's filter stops (writing, a new process)
+#   memory      C-side memory (regexes, walkers, .gitignore rules) within
+#               max_memory: peak RSS under 1.5 x the cap + 8 MiB and CPU
+#               under 2 s (neither checked under ASan), the state usable after
 #
 # Each attempt is a line `attempt NAME 'HOST OPTIONS' 'EXPECTED'` reading
 # its Lua code from a here-document; EXPECTED is a shell pattern matched
@@ -114,6 +117,30 @@ cli() {
 			;;
 		esac
 	fi
+}
+
+# bounded NAME CAP: the host of NAME peaked under 1.5 x CAP bytes + 8 MiB of
+# RSS and ran under 2 s of CPU (luafind.h's lf_sandbox_limits); not under
+# ASan, whose shadow and quarantine are not the sandbox's.
+bounded() {
+	if ldd "$host" | grep -q libasan; then
+		return
+	fi
+	rss=$(sed -n 's/^maxrss //p' "$work/$1.err")
+	cpu=$(sed -n 's/^cpu //p' "$work/$1.err")
+	max=$(($2 / 1024 * 3 / 2 + 8192))
+	if [ -z "$rss" ] || [ "$rss" -gt "$max" ]; then
+		echo "FAIL $1: peak RSS ${rss:-?} KiB, over $max KiB"
+		failed=1
+	fi
+	case $cpu in
+	[01].*) ;;
+	*)
+		echo "FAIL $1: ${cpu:-?} s of CPU, 2 s at most"
+		failed=1
+		;;
+	esac
+	echo "     $1: peak RSS $rss KiB (at most $max), cpu $cpu s"
 }
 
 # The issue's reproductions through the CLI (the cli group; the isolate
@@ -579,6 +606,111 @@ EOF
 	iso iso_spin '*--isolate: CPU time limit exceeded*' <<'EOF'
 while true do end
 EOF
+	;;
+memory)
+	# Issue 20, 7: memory outside Lua's allocator was not counted: 4,000
+	# live regexes took 554 MB at a 32 MB cap, open walkers 390 MB, a 1 GB
+	# .gitignore 1.05 GB and 19 s in one step at 16 MB.
+	mkdir -p "$work/wide" "$work/repo/.git" "$work/repo/big" "$work/repo/fifo" "$work/repo/zero" \
+		"$work/repo/rules" || exit 1
+	(cd "$work/wide" && seq 1 30000 | sed 's/^/a_file_with_a_longish_name_/' | xargs touch) || exit 1
+	truncate -s 1G "$work/repo/big/.gitignore" && : >"$work/repo/big/f" || exit 1
+	mkfifo "$work/repo/fifo/.gitignore" && ln -s /dev/zero "$work/repo/zero/.gitignore" || exit 1
+	# 1 MiB of one-letter rules: the rules' own memory counts, not only the file's.
+	yes a | head -c 1048576 >"$work/repo/rules/.gitignore" || exit 1
+	mib32=33554432 mib16=16777216 mib8=8388608
+
+	attempt regex_live "--max-memory $mib32" 'memory' <<'EOF'
+local lf = require "luafind"
+kept = {}
+for i = 1, 4000 do kept[i] = lf.regex("(?:[a-z]x){1000}" .. i) end
+EOF
+	bounded regex_live $mib32
+	# Dropped regexes give their memory back (a collection at the cap).
+	attempt regex_dropped "--max-memory $mib8" 'ok 0 true' <<'EOF'
+local lf = require "luafind"
+local n = 0
+for i = 1, 20000 do if lf.regex("(?:[a-z]x){100}" .. i):test("ax") then n = n + 1 end end
+return n, lf.regex("(?:[a-z]x){100}y"):test(string.rep("ax", 100) .. "y")
+EOF
+	bounded regex_dropped $mib8
+	# After the limit, the host runs the state again.
+	attempt regex_again "--max-memory $mib32 --runs 2" 'memory
+ok true' <<'EOF'
+local lf = require "luafind"
+if kept then kept = nil; collectgarbage(); return lf.regex("^a+$"):test("aaa") end
+kept = {}
+for i = 1, 4000 do kept[i] = lf.regex("(?:[a-z]x){1000}" .. i) end
+EOF
+	bounded regex_again $mib32
+	# A sorted walk holds its directory whole: 64 of them over 30,000 names.
+	attempt walkers_sorted "--max-memory $mib32" 'memory' <<'EOF'
+local lf = require "luafind"
+kept = {}
+for i = 1, 64 do
+  local it, w = lf.walk{(...) .. "/../wide", sort = true}
+  for j = 1, 50 do it(w) end
+  kept[i] = w
+end
+EOF
+	bounded walkers_sorted $mib32
+	attempt walkers_breadth "--max-memory $mib16 --runs 2" 'memory
+ok 30001' <<'EOF'
+local lf = require "luafind"
+if kept then
+  kept = nil; collectgarbage()
+  local n = 0
+  for e in lf.walk{(...) .. "/../wide", order = "breadth"} do n = n + 1 end
+  return n
+end
+kept = {}
+for i = 1, 64 do
+  local it, w = lf.walk{(...) .. "/../wide", order = "breadth"}
+  for j = 1, 50 do it(w) end
+  kept[i] = w
+end
+EOF
+	bounded walkers_breadth $mib16
+	# Walkers dropped without a close give their memory back.
+	attempt walkers_dropped "--max-memory $mib8" 'ok 300' <<'EOF'
+local lf = require "luafind"
+for i = 1, 300 do
+  local it, w = lf.walk{(...) .. "/../wide", sort = true}
+  it(w)
+end
+return 300
+EOF
+	bounded walkers_dropped $mib8
+	attempt gitignore_big "--max-memory $mib16" 'ok 4 */repo/big/.gitignore: File too large' <<'EOF'
+local n, err = 0, nil
+for e in require("luafind").walk{(...) .. "/../repo/big", gitignore = true} do
+  n = n + 1
+  err = e.error or err
+end
+return n, err
+EOF
+	bounded gitignore_big $mib16
+	attempt gitignore_rules "--max-memory $mib16" 'memory' <<'EOF'
+for e in require("luafind").walk{(...) .. "/../repo/rules", gitignore = true} do end
+EOF
+	bounded gitignore_rules $mib16
+	attempt gitignore_rules_fit "--max-memory $((64 * 1048576))" 'ok 2' <<'EOF'
+local n = 0
+for e in require("luafind").walk{(...) .. "/../repo/rules", gitignore = true} do n = n + 1 end
+return n
+EOF
+	# A FIFO would block the open, /dev/zero never end the read: both are empty.
+	attempt gitignore_fifo "--max-memory $mib16" 'ok 2 nil' <<'EOF'
+local n, err = 0, nil
+for e in require("luafind").walk{(...) .. "/../repo/fifo", gitignore = true} do n = n + 1; err = e.error or err end
+return n, err
+EOF
+	attempt gitignore_zero "--max-memory $mib16" 'ok 2 nil' <<'EOF'
+local n, err = 0, nil
+for e in require("luafind").walk{(...) .. "/../repo/zero", gitignore = true} do n = n + 1; err = e.error or err end
+return n, err
+EOF
+	bounded gitignore_zero $mib16
 	;;
 *)
 	echo "attacks.sh: unknown group '$group'" >&2

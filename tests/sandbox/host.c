@@ -10,7 +10,8 @@
  * printing one line per run on stdout: "ok" and its results (strings,
  * numbers, booleans and nil, space-separated), "steps", "time", "memory",
  * or "error: MESSAGE".  Then it closes the state, and prints on stderr the
- * CPU time of the whole process ("cpu 0.012").
+ * CPU time of the whole process ("cpu 0.012") and its peak resident size
+ * in KiB ("maxrss 3456").
  *
  * With --count, it also counts the fds in /proc/self/fd and the threads in
  * /proc/self/task: before lf_sandbox_new, after the last run, and after
@@ -158,5 +159,6 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru);
 	fprintf(stderr, "cpu %.3f\n",
 		(double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6);
+	fprintf(stderr, "maxrss %ld\n", ru.ru_maxrss);
 	return status;
 }
