@@ -138,8 +138,8 @@ symbols)
 	inc=$prefix/include/luafind
 	# Function declarations of the installed headers: a name followed by
 	# "(" on a line that starts a declaration (inline helpers excluded).
-	grep -hv '^typedef' "$inc"/*.h | sed -n 's/^[A-Za-z_][A-Za-z0-9_ *]*[ *]\(l[a-z0-9_]*\)(.*/\1/p' |
-		grep -v '^lf_counters_add$' | sort -u >"$work/declared"
+	grep -hv '^typedef\|^static inline' "$inc"/*.h |
+		sed -n 's/^[A-Za-z_][A-Za-z0-9_ *]*[ *]\(l[a-z0-9_]*\)(.*/\1/p' | sort -u >"$work/declared"
 	nm -D --defined-only "$prefix/$libdir/libluafind.so" | awk '$2 ~ /^[TW]$/ { print $3 }' |
 		sort -u >"$work/exported"
 	[ -s "$work/declared" ] || fail "no declaration found in $inc"
