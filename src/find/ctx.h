@@ -25,6 +25,8 @@
 #include "mounts.h"
 #include "query.h" /* lf_ctx_new, lf_ctx_free, lf_ctx_set_reporter: the public part */
 
+struct lf_mem;
+
 struct lf_colors;
 struct lf_primary;
 struct lf_sink;
@@ -64,6 +66,14 @@ struct lf_ctx {
 	int colors_err;        /**< why it could not be parsed, or 0 */
 	int color_stderr;      /**< enum lf_color_mode of messages on stderr (the command line's) */
 	size_t nprims, nbuiltin, capprims;
+	/*
+	 * For strangers' expressions (a sandbox's luafind.find sets them while
+	 * it parses): the memory account PCRE2's -regex compiles are charged
+	 * to (NULL: none), and the expanded size a GNU -regex may reach, back-
+	 * references refused (0: no bound; regex_bound.h).
+	 */
+	const struct lf_mem *mem;
+	size_t regex_max_size;
 };
 
 /**

@@ -11,8 +11,9 @@
 #include "dir.h"
 #include "expr.h"
 #include "parse.h"
-#include "primary.h"
 #include "lf_regex.h"
+#include "primary.h"
+#include "regex_bound.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -879,8 +880,8 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 			memcpy(wrapped, "\\A(?:", 5);
 			memcpy(wrapped + 5, args[0], len);
 			memcpy(wrapped + 5 + len, ")\\z", 3);
-			r->pcre = lf_regex_compile(wrapped, len + 8, icase ? LF_REGEX_CASELESS : 0, msg, sizeof(msg),
-						   &off);
+			r->pcre = lf_regex_compile_mem(wrapped, len + 8, icase ? LF_REGEX_CASELESS : 0,
+						       lf_parser_ctx(p)->mem, msg, sizeof(msg), &off);
 			free(wrapped);
 		}
 		if (!r->pcre) {
@@ -890,6 +891,14 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 			return NULL;
 		}
 	} else {
+		const char *why;
+		size_t max = lf_parser_ctx(p)->regex_max_size;
+		if (max && !lf_regex_bounded(args[0], max, &why)) {
+			/* glibc's regcomp has no limit: gigabytes for a few nested intervals. */
+			lf_parse_error(p, 1, "regular expression '%s' refused here: %s", args[0], why);
+			free(r);
+			return NULL;
+		}
 		/* Restored after: the syntax is a global of the C library. */
 		reg_syntax_t bits = regextypes[type].syntax | (icase ? RE_ICASE : 0);
 		reg_syntax_t saved = re_set_syntax(bits);

@@ -43,6 +43,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The expanded size of a GNU -regex in a sandbox (regex_bound.h). */
+#define REGEX_MAX_SIZE 100000
 #define FN "luafind.find"
 
 /* The front-end state of a find walker, owned by it (lw->find). */
@@ -655,8 +657,17 @@ static int mod_find(lua_State *L)
 	struct lf_diag_collector col;
 	lf_diag_collect(f->ctx, &col, &said);
 	f->has_cmd = true;
-	int r = lf_parse_find(f->ctx, lw->roots, a.nroots, nwords, f->argv,
+/* A sandbox's expression: its -regex compiles bounded and charged. */
+	const struct lf_mem *saved_mem = f->ctx->mem;
+	size_t saved_max = f->ctx->regex_max_size;
+	if (lfb_sandboxed(L, NULL)) {
+		f->ctx->mem = lfb_sandbox_mem(L);
+		f->ctx->regex_max_size = REGEX_MAX_SIZE;
+	}
+		int r = lf_parse_find(f->ctx, lw->roots, a.nroots, nwords, f->argv,
 			      LF_PARSE_NO_PRINT | (safe ? LF_PARSE_SAFE : 0), allow, &f->cmd);
+	f->ctx->mem = saved_mem;
+	f->ctx->regex_max_size = saved_max;
 	lf_diag_uncollect(f->ctx, &col);
 	if (r != 0) {
 		push_parse_error(L, f->argv, &said);

@@ -608,6 +608,19 @@ while true do end
 EOF
 	;;
 memory)
+	# glibc's regcomp has no limit: nested intervals took 2.2 GB and 20 s
+	# of CPU at a 32 MiB cap; back-references make matching exponential.
+	attempt regex_gnu_expansion '--max-memory 33554432 --max-steps 1000000' "error: *regular expression '((.{1,255}){1,255}){1,100}' refused here: repetitions that expand too far" <<'EOF'
+for e in require("luafind").find(..., "-regextype", "posix-extended", "-regex", "((.{1,255}){1,255}){1,100}") do end
+EOF
+	attempt regex_gnu_backref '--max-memory 33554432 --max-steps 1000000' "error: *refused here: a back-reference" <<'EOF'
+for e in require("luafind").find(..., "-regex", ".*\\(a*\\)*\\1") do end
+EOF
+	attempt regex_gnu_kept '--max-memory 33554432 --max-steps 1000000' 'ok 8' <<'EOF'
+local n = 0
+for e in require("luafind").find(..., "-regextype", "posix-extended", "-regex", ".*/d[0-9]{1,3}/f") do n = n + 1 end
+return n
+EOF
 	# Issue 20, 7: memory outside Lua's allocator was not counted: 4,000
 	# live regexes took 554 MB at a 32 MB cap, open walkers 390 MB, a 1 GB
 	# .gitignore 1.05 GB and 19 s in one step at 16 MB.

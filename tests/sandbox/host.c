@@ -138,6 +138,10 @@ int main(int argc, char **argv)
 			} else if (kind == LF_SANDBOX_ERR_MEMORY) {
 				puts("memory");
 			} else {
+				if (lua_istable(L, -1)) { /* luafind.find's error objects: their message */
+					lua_pushliteral(L, "message");
+					lua_rawget(L, -2);
+				}
 				const char *msg = lua_tostring(L, -1);
 				printf("error: %s\n", msg ? msg : lua_typename(L, lua_type(L, -1)));
 			}
