@@ -68,7 +68,7 @@ attempt() {
 			failed=1
 			return
 		fi
-		echo "ok   $name (cpu ${cpu:-?} s)"
+		echo "ok   $name (cpu ${cpu:-?} s, peak RSS $(sed -n 's/^maxrss //p' "$work/$name.err") KiB)"
 		;;
 	*)
 		echo "FAIL $name: expected"
@@ -96,11 +96,16 @@ cli() {
 	cat >"$work/$name.lua"
 	start=$(date +%s)
 	# shellcheck disable=SC2086 # cli_extra's words
-	timeout "$limit" "$luafind" ${cli_extra:-} --sandbox --max-steps "$steps" --script "$work/$name.lua" \
+	timeout "$limit" /usr/bin/time -f '%U %S %M' -o "$work/$name.time" \
+		"$luafind" ${cli_extra:-} --sandbox --max-steps "$steps" --script "$work/$name.lua" \
 		>"$work/$name.out" 2>"$work/$name.err"
 	rc=$?
 	secs=$(($(date +%s) - start))
 	err=$(cat "$work/$name.err")
+	# The CPU and peak RSS of luafind (of its isolated child too: time
+	# counts the children it waited for).
+	usage=$(awk '/^[0-9.]+ [0-9.]+ [0-9]+$/ { printf "cpu %.2f s, peak RSS %d KiB", $1 + $2, $3 }' \
+		"$work/$name.time" 2>/dev/null)
 	if [ $rc -eq 124 ]; then
 		echo "FAIL $name: luafind still running after ${limit}s"
 		failed=1
@@ -109,7 +114,7 @@ cli() {
 		failed=1
 	else
 		case $err in
-		$expected) echo "ok   $name (${secs} s wall)" ;;
+		$expected) echo "ok   $name (${secs} s wall, ${usage:-?})" ;;
 		*)
 			echo "FAIL $name: stderr"
 			echo "$err" | sed 's/^/  /'
