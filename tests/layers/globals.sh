@@ -9,6 +9,14 @@ find_lib=${1:?usage: globals.sh LIBLF_FIND LIBLF_CORE}
 core_lib=${2:?}
 . "$(dirname "$0")/../cli/lib.sh"
 need_cmd nm "listing the libraries' symbols (binutils)"
+# A check whose input is missing fails: no library is not a clean one.
+for lib in "$find_lib" "$core_lib"; do
+	if [ ! -f "$lib" ] || ! nm "$lib" >/dev/null 2>&1 || [ -z "$(nm "$lib" 2>/dev/null | grep ' [TtDdBbRr] ')" ]; then
+		echo "FAIL: $lib is missing or has no symbols"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
 failed=0
 bad=$(nm -A "$find_lib" | grep ' [bBdD] ')
 if [ -n "$bad" ]; then

@@ -6,6 +6,14 @@
 #	includes.sh SOURCE_DIR
 set -u
 src=${1:?usage: includes.sh SOURCE_DIR}/src
+# A check whose input is missing fails: no sources are not clean ones.
+for layer in core find lua cli; do
+	if ! ls "$src/$layer"/*.c >/dev/null 2>&1; then
+		echo "FAIL: no C sources in $src/$layer"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+done
 up=
 for layer in core find lua; do
 	case $layer in
