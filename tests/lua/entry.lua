@@ -7,8 +7,7 @@ local lf = T.lf
 local work = T.workdir()
 local root = work .. "/t"
 
-T.sh(table.concat({
-  "mkdir -p " .. T.q(root) .. " && cd " .. T.q(root),
+T.tree(root, {
   "mkdir -p dir/sub",
   "head -c 1234 /dev/zero > file",
   "chmod 640 file",
@@ -19,7 +18,7 @@ T.sh(table.concat({
   "ln -s dir dirlink",
   "mkfifo fifo",
   "echo hello > dir/sub/inner",
-}, " && "))
+})
 
 -- The entry for `rel` below root, passed to fn while it is current.
 local function with(rel, fn, opts)

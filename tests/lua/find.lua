@@ -16,8 +16,7 @@ local GNU = "/usr/bin/find"
 --    empty/ file.txt "with space.txt" it's q"uote dollar$x back\slash
 --    hard (hard link of file.txt) old.c (2001) new.c (2030-ish: future)
 --    link-to-a -> a, link-to-file -> file.txt, broken -> nowhere, -dash/x
-T.sh(table.concat({
-  "mkdir -p " .. T.q(root) .. " && cd " .. T.q(root),
+T.tree(root, {
   "mkdir -p a/sub b empty ./-dash",
   "echo a1 > a/a1.c && echo a2 > a/a2.h && echo deep > a/sub/deep.txt && echo s > a/sub/s.c",
   "echo h > a/.hidden.c && head -c 5000 /dev/zero > a/big.c",
@@ -28,7 +27,7 @@ T.sh(table.concat({
   "echo new > new.c && touch -d '+3 days' new.c",
   "chmod 755 a/a1.c && chmod 600 b/b1.c",
   "ln -s a link-to-a && ln -s file.txt link-to-file && ln -s nowhere broken",
-}, " && "))
+})
 
 -- The paths an lf.find loop returns, sorted.
 local function collect(roots, ...)

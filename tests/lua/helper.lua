@@ -63,6 +63,12 @@ function T.workdir()
   return dir
 end
 
+-- Make directory @root and run the shell commands @cmds in it, in order,
+-- each only if the one before succeeded: a test's tree.
+function T.tree(root, cmds)
+  T.sh("mkdir -p " .. T.q(root) .. " && cd " .. T.q(root) .. " && " .. table.concat(cmds, " && "))
+end
+
 function T.write(path, data)
   local f = assert(io.open(path, "wb"))
   f:write(data)

@@ -9,8 +9,7 @@ local work = T.workdir()
 local root = work .. "/t"
 local host = T.host()
 
-T.sh(table.concat({
-  "mkdir -p " .. T.q(root) .. " && cd " .. T.q(root),
+T.tree(root, {
   "mkdir -p src/core src/cli doc empty .hidden 'with space' \"$(printf 'bad\\377dir')\"",
   "for f in src/core/walk.c src/core/walk.h src/cli/main.c doc/guide.txt Makefile .hidden/x.c; do printf 'content of %s\\n' $f > $f; done",
   "head -c 20000 /dev/zero > src/big.bin && : > src/empty.txt",
@@ -18,7 +17,7 @@ T.sh(table.concat({
   "printf 'new\\nline' > \"$(printf 'new\\nline.c')\"",
   "touch -d @1000000000 doc/guide.txt && chmod 600 Makefile",
   "ln -s src/core link && ln -s nowhere broken",
-}, " && "))
+})
 
 -- Sorted NUL-free output lines of a command run in root.
 local function run(cmd)

@@ -9,13 +9,12 @@ local root = work .. "/t"
 
 -- t/ a/{a1.c,a2.h,sub/deep.txt} b/b1.c empty/ file.txt
 --    link-to-a -> a, link-to-file -> file.txt, broken -> nowhere
-T.sh(table.concat({
-  "mkdir -p " .. T.q(root) .. " && cd " .. T.q(root),
+T.tree(root, {
   "mkdir -p a/sub b empty",
   "echo a1 > a/a1.c && echo a2 > a/a2.h && echo deep > a/sub/deep.txt",
   "echo b1 > b/b1.c && echo file > file.txt",
   "ln -s a link-to-a && ln -s file.txt link-to-file && ln -s nowhere broken",
-}, " && "))
+})
 
 local function rel(p)
   if p == root then return "." end
