@@ -236,16 +236,10 @@ static void test_is_dot(void **state)
 	}
 }
 
-/* Usage: PROGRAM [PATTERN [SKIP]]: run the tests matching PATTERN (cmocka
- * wildcards), skipping those matching SKIP. */
+/* Usage: PROGRAM [PATTERN [SKIP]] (unit_filters). */
 int main(int argc, char **argv)
 {
-	if (argc > 1) {
-		cmocka_set_test_filter(argv[1]);
-	}
-	if (argc > 2) {
-		cmocka_set_skip_filter(argv[2]);
-	}
+	unit_filters(argc, argv);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_records, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_empty_dir, scratch_setup, scratch_teardown),

@@ -177,9 +177,7 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	lf_ring_free(probe);
-	if (argc > 1) {
-		cmocka_set_test_filter(argv[1]);
-	}
+	unit_filters(argc, argv);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_batches, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_one_batch, scratch_setup, scratch_teardown),

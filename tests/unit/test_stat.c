@@ -326,16 +326,10 @@ static void test_fallback_without_statx(void **state)
 	statx_enosys = false;
 }
 
-/* Usage: PROGRAM [PATTERN [SKIP]]: run the tests matching PATTERN (cmocka
- * wildcards), skipping those matching SKIP. */
+/* Usage: PROGRAM [PATTERN [SKIP]] (unit_filters). */
 int main(int argc, char **argv)
 {
-	if (argc > 1) {
-		cmocka_set_test_filter(argv[1]);
-	}
-	if (argc > 2) {
-		cmocka_set_skip_filter(argv[2]);
-	}
+	unit_filters(argc, argv);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_regular_file, scratch_setup, scratch_teardown),
 		cmocka_unit_test_setup_teardown(test_directory, scratch_setup, scratch_teardown),

@@ -2985,16 +2985,10 @@ static void test_swap_replaced(void **state)
 	}
 }
 
-/* Usage: PROGRAM [PATTERN [SKIP]]: run the tests matching PATTERN (cmocka
- * wildcards), skipping those matching SKIP. */
+/* Usage: PROGRAM [PATTERN [SKIP]] (unit_filters). */
 int main(int argc, char **argv)
 {
-	if (argc > 1) {
-		cmocka_set_test_filter(argv[1]);
-	}
-	if (argc > 2) {
-		cmocka_set_skip_filter(argv[2]);
-	}
+	unit_filters(argc, argv);
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_every_entry_once),

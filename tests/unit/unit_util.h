@@ -346,6 +346,20 @@ static inline int lowest_free_fd(void)
 	return fd;
 }
 
+/*
+ * A test program's arguments, PROGRAM [PATTERN [SKIP]]: run the tests
+ * matching PATTERN (cmocka wildcards), skipping those matching SKIP.
+ */
+static inline void unit_filters(int argc, char **argv)
+{
+	if (argc > 1) {
+		cmocka_set_test_filter(argv[1]);
+	}
+	if (argc > 2) {
+		cmocka_set_skip_filter(argv[2]);
+	}
+}
+
 /* Number of '/' in @s: the depth of a path below a slash-free root. */
 static inline int count_slashes(const char *s)
 {
