@@ -47,6 +47,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -516,6 +517,11 @@ int main(int argc, char **argv)
 	if (open_std_streams() != 0) {
 		return 1;
 	}
+	/*
+	 * As GNU find: an inherited SIG_IGN would leave -exec unable to wait
+	 * for its commands.  The program's to decide, not the library's.
+	 */
+	signal(SIGCHLD, SIG_DFL);
 	struct lf_ctx *ctx = lf_ctx_new();
 	if (!ctx || lf_prims_lua_add(ctx) != 0 || lf_cli_status_add(ctx) != 0) { /* -lua, -status: its own */
 		fprintf(stderr, "luafind: %s\n", strerror(errno));

@@ -60,7 +60,7 @@ struct lf_ctx {
 	int ls_block_size;     /**< 1024, or 512 under POSIXLY_CORRECT */
 	int ls_width[LF_LS_NCOLUMNS];
 	struct lf_sink *sinks; /**< open -fprint files */
-	bool sigchld_reset;    /**< -exec set SIGCHLD to its default */
+	bool sigchld_said;     /**< -exec reported that SIGCHLD is ignored */
 	struct lf_primary *prims; /**< the registry: built-in rows, then added ones */
 	struct lf_colors *colors; /**< LS_COLORS, parsed on first use (lf_ctx_colors) */
 	int colors_err;        /**< why it could not be parsed, or 0 */

@@ -322,13 +322,26 @@ static void flush_output(struct lf_eval *ev)
 	fflush(stdout);
 }
 
-/* GNU resets SIGCHLD, so that an inherited SIG_IGN cannot make waitpid fail. */
-static void default_sigchld(struct lf_ctx *ctx)
+/*
+ * Signals are the program's (luafind(1) resets SIGCHLD at startup, as GNU
+ * find does), not the library's: a command can only be waited for when
+ * SIGCHLD is neither ignored nor set to reap children by itself, so that is
+ * an error of the run, said once, rather than a status silently lost.
+ */
+static bool sigchld_usable(struct lf_ctx *ctx)
 {
-	if (!ctx->sigchld_reset) {
-		ctx->sigchld_reset = true;
-		signal(SIGCHLD, SIG_DFL);
+	struct sigaction sa;
+	if (sigaction(SIGCHLD, NULL, &sa) != 0 ||
+	    (sa.sa_handler != SIG_IGN && !(sa.sa_flags & SA_NOCLDWAIT))) {
+		return true;
 	}
+	if (!ctx->sigchld_said) {
+		ctx->sigchld_said = true;
+		lf_diag_kind(ctx, LF_ERROR_RUNTIME,
+			     "-exec: SIGCHLD is ignored (SIG_IGN or SA_NOCLDWAIT), so no command's status could be "
+			     "read: the program must set it to its default first");
+	}
+	return false;
 }
 
 /* Find @cmd as posix_spawnp does, for the ENOEXEC fallback; malloc'd. */
@@ -415,7 +428,11 @@ static int spawn(char **argv, const struct run_dir *dir, pid_t *pid)
 static int run(struct lf_eval *ev, char **argv, const struct run_dir *dir, bool quiet_e2big)
 {
 	flush_output(ev);
-	default_sigchld(ev->cmd->ctx);
+	if (!sigchld_usable(ev->cmd->ctx)) {
+		ev->status = 1;
+		ev->stop = true; /* nothing may act on a status it cannot read */
+		return 1;
+	}
 	pid_t pid;
 	int err = spawn(argv, dir, &pid);
 	if (err == E2BIG && quiet_e2big) {

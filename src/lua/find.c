@@ -73,14 +73,15 @@ struct lfb_find {
  * the output, free the expression; sets lw->find_failed and lw->find = NULL.
  * Never raises (it runs from __close and __gc).
  */
-static void find_close(struct lfb_walk *lw)
+static void find_close(struct lfb_walk *lw, bool finish)
 {
 	struct lfb_find *f = lw->find;
 	lw->find = NULL;
 	lw->filter_step = NULL; /* a closed walker steps as walk()'s: to nil */
 	lw->filter_close = NULL;
-	if (f->started && !f->run.ev.stop && !lw->cancelled) {
-		/* Pending -exec ... + batches run after a break too, as after -quit. */
+	if (finish && f->started && !f->run.ev.stop && !lw->cancelled) {
+		/* Pending -exec ... + batches run after a break too, as after -quit;
+		 * never from the collector (__gc), which only releases. */
 		lf_expr_finish(f->cmd.expr, &f->run.ev);
 	}
 	if (f->has_out) {
@@ -657,14 +658,14 @@ static int mod_find(lua_State *L)
 	struct lf_diag_collector col;
 	lf_diag_collect(f->ctx, &col, &said);
 	f->has_cmd = true;
-/* A sandbox's expression: its -regex compiles bounded and charged. */
+	/* A sandbox's expression: its -regex compiles bounded and charged. */
 	const struct lf_mem *saved_mem = f->ctx->mem;
 	size_t saved_max = f->ctx->regex_max_size;
 	if (lfb_sandboxed(L, NULL)) {
 		f->ctx->mem = lfb_sandbox_mem(L);
 		f->ctx->regex_max_size = REGEX_MAX_SIZE;
 	}
-		int r = lf_parse_find(f->ctx, lw->roots, a.nroots, nwords, f->argv,
+	int r = lf_parse_find(f->ctx, lw->roots, a.nroots, nwords, f->argv,
 			      LF_PARSE_NO_PRINT | (safe ? LF_PARSE_SAFE : 0), allow, &f->cmd);
 	f->ctx->mem = saved_mem;
 	f->ctx->regex_max_size = saved_max;
@@ -672,7 +673,7 @@ static int mod_find(lua_State *L)
 	if (r != 0) {
 		push_parse_error(L, f->argv, &said);
 		lf_error_list_free(&said);
-		find_close(lw);
+		find_close(lw, false);
 		return lua_error(L);
 	}
 	/* Lua's buffered output before our messages, ours and any command's. */

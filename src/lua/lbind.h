@@ -74,7 +74,7 @@ struct lfb_walk {
 	 * walk().  walk.c knows no more of it.
 	 */
 	int (*filter_step)(lua_State *L, struct lfb_walk *lw);
-	void (*filter_close)(struct lfb_walk *lw);
+	void (*filter_close)(struct lfb_walk *lw, bool finish); /* finish: not from __gc */
 	bool (*filter_failed)(const struct lfb_walk *lw);
 	struct lfb_find *find;        /* the filter's state (find.c's) */
 	bool find_failed;             /* the filter failed, once closed */
@@ -204,9 +204,6 @@ LFB_HIDDEN int lfb_opt_threads(lua_State *L, const char *fn);
  * top, for find() to add the expression's words.
  */
 LFB_HIDDEN void lfb_walk_pin_roots(lua_State *L, struct lfb_walk *lw, int walk, int extra);
-
-/* Close @lw (idempotent): what __close, __gc and w:close() do. */
-LFB_HIDDEN void lfb_walk_close(struct lfb_walk *lw);
 
 /*
  * Open the core walker of @lw with @opts (whose roots must live as long as

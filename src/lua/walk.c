@@ -5,9 +5,11 @@
  *
  * walk() returns the iterator, the walker, nil and the walker again, so the
  * walker is the loop's to-be-closed value: a break, a return or an error
- * closes it and every fd it holds.  __close and __gc share one idempotent
- * close, as liolib's files do, and a walk that reaches its end is closed by
- * the iterator at once.
+ * closes it and every fd it holds.  __close, close() and __gc share one
+ * idempotent close, as liolib's files do, and a walk that reaches its end
+ * is closed by the iterator at once.  Only __gc does not finish a find's
+ * expression: the collector releases, it runs no -exec ... + batch, as
+ * liolib's f_gc only closes (a host's collection must not spawn commands).
  *
  * The walker hands out two entry userdata alternately, created with it, so
  * walking allocates nothing per entry, and an entry kept from the previous
@@ -88,14 +90,15 @@ void lfb_read_counters(lua_State *L, int idx, struct lf_counters *c)
 
 /*
  * Close the core walker, keeping its counters; idempotent.  A find walker
- * first finishes its expression (pending -exec ... + batches, output).
+ * first finishes its expression (pending -exec ... + batches, output)
+ * when @finish, as every close does but the collector's.
  */
-static void walk_close_core(struct lfb_walk *lw)
+static void walk_close_core(struct lfb_walk *lw, bool finish)
 {
 	lw->gen++;
 	lw->cur = NULL;
 	if (lw->filter_close) {
-		lw->filter_close(lw);
+		lw->filter_close(lw, finish);
 	}
 	if (!lw->w) {
 		return;
@@ -120,27 +123,29 @@ static void walk_close_core(struct lfb_walk *lw)
 	lw->w = NULL;
 }
 
-void lfb_walk_close(struct lfb_walk *lw)
-{
-	walk_close_core(lw);
-}
-
 static struct lfb_walk *check_walk(lua_State *L, int idx)
 {
 	return luaL_checkudata(L, idx, LFB_WALK);
 }
 
-/* __gc and __close */
+/* __gc: release only. */
 static int walk_gc(lua_State *L)
 {
-	walk_close_core(check_walk(L, 1));
+	walk_close_core(check_walk(L, 1), false);
+	return 0;
+}
+
+/* __close: the end of the loop's scope, a close as w:close(). */
+static int walk_tbc(lua_State *L)
+{
+	walk_close_core(check_walk(L, 1), true);
 	return 0;
 }
 
 /* w:close() */
 static int walk_close(lua_State *L)
 {
-	walk_close_core(check_walk(L, 1));
+	walk_close_core(check_walk(L, 1), true);
 	lua_pushboolean(L, 1);
 	return 1;
 }
@@ -152,7 +157,7 @@ int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *f
 	lw->gen++;
 	lw->cur = NULL;
 	if (stop) {
-		walk_close_core(lw);
+		walk_close_core(lw, true);
 	}
 	if ((lw->gen & 255) == 0 && lw->w) {
 		/* A filter's loop (find) runs in C: a sandbox's clock is read here. */
@@ -169,7 +174,7 @@ int lfb_walk_advance(lua_State *L, struct lfb_walk *lw, bool stop, const char *f
 			lw->cancelled = true; /* w:cancel(): the loop just ends */
 			r = 0;
 		}
-		walk_close_core(lw);
+		walk_close_core(lw, true);
 		if (r < 0 && err == ENOMEM && lfb_sandbox_mem(L)) {
 			return lfb_memory_error(L); /* the sandbox's limit */
 		}
@@ -612,7 +617,7 @@ static const luaL_Reg walk_meth[] = {
 static const luaL_Reg walk_metameth[] = {
 	{"__index", NULL}, /* the methods, set below */
 	{"__gc", walk_gc},
-	{"__close", walk_gc},
+	{"__close", walk_tbc},
 	{"__tostring", walk_tostring},
 	{NULL, NULL},
 };

@@ -512,6 +512,34 @@ do
   T.ok("find: allow read once, raw")
 end
 
+-- Finalizers only release (issue 21, item 3): an unclosed find collected
+-- with a pending -exec ... + batch runs no command; closing it does.  And
+-- the library leaves SIGCHLD to the program: ignored, -exec is an error.
+do
+  local out = work .. "/gc-exec.out"
+  local cmd = "echo ran >> " .. T.q(out)
+  local function start()
+    local it, s, c, w = find({root, safe = false}, "-type", "f", "-exec", "sh", "-c", cmd, "{}", "+")
+    assert(it(s, c))
+    return w
+  end
+  do start() end
+  collectgarbage(); collectgarbage()
+  assert(not io.open(out), "the collector ran a command")
+  start():close()
+  assert(T.read(out) == "ran\n", "close did not run the batch")
+  os.remove(out)
+  for _ in find({root, safe = false}, "-maxdepth", "1", "-type", "f", "-exec", "sh", "-c", cmd, "{}", "+") do break end
+  assert(T.read(out) == "ran\n", "a loop's break (__close) did not run the batch")
+  local got = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    for e in find({%q, safe = false}, "-maxdepth", "0", "-exec", "true", ";") do print("matched") end
+  ]]):format(root), nil, "env --ignore-signal=CHLD")
+  assert(got:find("SIGCHLD is ignored", 1, true) and not got:find("matched"), got)
+  T.ok("find: __gc releases, close finishes; SIGCHLD left to the program")
+end
+
 -- errors: error entries as walk's option says; the expression's own
 -- failures on stderr, or raised with errors = "raise".
 do
