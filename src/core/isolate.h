@@ -46,8 +46,8 @@
  * Processes: the filter refuses them, whatever RLIMIT_NPROC says (which
  * the kernel does not apply to root).
  */
-#ifndef LF_ISOLATE_H
-#define LF_ISOLATE_H
+#ifndef LUAFIND_ISOLATE_H
+#define LUAFIND_ISOLATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

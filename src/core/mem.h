@@ -12,11 +12,15 @@
  * What the core charges is what it asked of malloc() (or mmap()), rounded
  * as the core sees it, not the allocator's overhead.
  */
-#ifndef LF_MEM_H
-#define LF_MEM_H
+#ifndef LUAFIND_MEM_H
+#define LUAFIND_MEM_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** A memory account: both functions are required. */
 struct lf_mem {
@@ -40,5 +44,9 @@ static inline void lf_mem_uncharge(const struct lf_mem *m, size_t bytes)
 		m->uncharge(m->data, bytes);
 	}
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -6,17 +6,22 @@
  * directory fd with a single name component (or AT_EMPTY_PATH on an fd), never
  * a full path below the roots.
  */
-#ifndef LF_STAT_H
-#define LF_STAT_H
+#ifndef LUAFIND_STAT_H
+#define LUAFIND_STAT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+
 /*
  * C99 without POSIX feature macros (-std=c99) has no struct timespec in
  * <time.h>; glibc's <sched.h> declares it whatever the macros say.
  */
 #include <sched.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** Stat data, independent of the kernel structure that produced it. */
 struct lf_stat {
@@ -54,5 +59,9 @@ int lf_stat_at(int dirfd, const char *name, bool follow, struct lf_stat *st);
  * @return 0 on success, -1 with errno set on failure
  */
 int lf_stat_fd(int fd, struct lf_stat *st);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -39,8 +39,8 @@
  * (ESTALE), never followed.  Paths handed to the kernel below the roots are
  * always a single component, so trees deeper than PATH_MAX work.
  */
-#ifndef LF_WALK_H
-#define LF_WALK_H
+#ifndef LUAFIND_WALK_H
+#define LUAFIND_WALK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,6 +48,10 @@
 
 #include "mem.h"
 #include "stat.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** File types, from d_type or stat. */
 enum lf_type {
@@ -399,5 +403,9 @@ int lf_walk_close(struct lf_walk *w);
 
 /** The file type encoded in a st_mode value. */
 enum lf_type lf_type_from_mode(uint32_t mode);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

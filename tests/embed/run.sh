@@ -162,6 +162,37 @@ headers)
 	c++ -std=c++17 -pedantic -Wall -Wextra -Werror -I"$prefix/include" \
 		-c -o "$work/headers.o" "$work/headers.cc" || fail "the headers do not compile as C++17"
 	echo "ok: <luafind/luafind.h> compiles as C99, C11 and C++17"
+	# Each public header alone, as C99 and as C++17, with one of its calls
+	# linked against the installed library: a header that needs another
+	# included first, or lacks its extern "C", fails here.
+	for h in "$prefix/include/luafind"/*.h; do
+		name=$(basename "$h")
+		case $name in
+		walk.h) call='struct lf_walk_opts o = LF_WALK_OPTS_INIT; return lf_walk_open(&o) != 0;' ;;
+		stat.h) call='struct lf_stat st; return lf_stat_fd(0, &st);' ;;
+		query.h) call='struct lf_ctx *c = lf_ctx_new(); lf_ctx_free(c); return 0;' ;;
+		error.h) call='lf_report_fn *fn = 0; return fn != 0;' ;;
+		isolate.h) call='struct lf_isolate_result r; r.end = LF_ISOLATE_CPU; char b[8]; return lf_isolate_describe(&r, b, sizeof(b)) == 0;' ;;
+		mem.h) call='return !lf_mem_charge(0, 1);' ;;
+		luafind.h) call='return lf_sandbox_error_message(LF_SANDBOX_ERR_STEPS) == 0;' ;;
+		*) fail "$name: a public header the headers step does not know (add a call for it)" ;;
+		esac
+		for lang in c99 c++17; do
+			src_file=$work/alone.c
+			compiler=cc
+			if [ $lang = c++17 ]; then
+				src_file=$work/alone.cc
+				compiler=c++
+			fi
+			printf '#include <luafind/%s>\nint main(void) { %s }\n' "$name" "$call" >"$src_file"
+			# shellcheck disable=SC2046 # pkg-config's words
+			$compiler -std=$lang -pedantic -Wall -Wextra -Werror -Wno-missing-field-initializers \
+				-I"$prefix/include" $(pkg-config --cflags lua5.4) -o "$work/alone" "$src_file" \
+				-L"$prefix/$libdir" -lluafind $(pkg-config --libs lua5.4) ||
+				fail "<luafind/$name> alone does not compile and link as $lang"
+		done
+	done
+	echo "ok: each public header alone compiles and links a call as C99 and C++17"
 	;;
 query)
 	flags=$(pkg-config --cflags --libs luafind) || fail "pkg-config luafind"
