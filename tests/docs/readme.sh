@@ -201,7 +201,7 @@ while IFS= read -r sentence; do
 			claims=$((claims + 1))
 		done ;;
 	"Every script but"*)
-		but=$(printf '%s\n' "${sentence%%takes*}" | quoted)
+		but=$(printf '%s\n' "${sentence%%takes*}" | quoted | tr '\n' ' ')
 		o=$(printf '%s\n' "${sentence#*takes}" | quoted | grep '^-' | head -n 1)
 		for s in $scripts; do
 			case " $but " in

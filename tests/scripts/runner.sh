@@ -1,11 +1,11 @@
-# The runner and the framework's options: --list-scripts (the eight, with
+# The runner and the framework's options: --list-scripts (the nine, with
 # descriptions; user scripts marked and first); --help of each; --run of a
 # file; unknown scripts and options; missing PATHs; / refused with
 # --apply; a script's error and its exit status; -- before PATHs; find's
 # options and --stats before --run and --script.
 . "$(dirname "$0")/lib.sh"
 
-bundled="big-files broken-links build-artifacts du duplicates editor-junk empty-dirs old-files"
+bundled="big-files broken-links build-artifacts du duplicates editor-junk empty-dirs old-files recent-big"
 
 "$luafind" --list-scripts >list 2>err
 expect_status 0 "--list-scripts" $?

@@ -10,13 +10,14 @@
 # removes them when it passes.  scripts.failures and scripts.remove_tree_nodac
 # drop CAP_DAC_OVERRIDE with capsh when run as root (status 77, skipped,
 # where that is not possible; a failure when CI is set), scripts.editor-junk
-# needs strace and scripts.gitignore git (the same).
+# needs strace, scripts.gitignore git (the same), and scripts.recent-big
+# both git and capsh.
 
 set(_lf_scripts_dir ${CMAKE_CURRENT_SOURCE_DIR}/scripts)
 set(_lf_scripts_work ${CMAKE_CURRENT_BINARY_DIR}/work)
 
 foreach(name runner editor-junk build-artifacts empty-dirs broken-links old-files
-             big-files duplicates du failures gitignore)
+             big-files duplicates du failures gitignore recent-big)
   add_test(NAME scripts.${name}
     COMMAND sh ${_lf_scripts_dir}/${name}.sh $<TARGET_FILE:luafind> ${_lf_scripts_work}/scripts_${name})
   set_tests_properties(scripts.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60)
