@@ -684,7 +684,14 @@ static int mod_find(lua_State *L)
 	lf_error_list_free(&said);
 	const char *slash = lf_run_refused_root(&f->cmd, f->cmd.roots, f->cmd.nroots);
 	if (slash) {
-		return luaL_error(L, FN ": refusing to delete '%s': it is the root directory /", slash);
+		/* run.c's refusal, as an error object like the expression's. */
+		struct lf_error_list refusal = {0};
+		lf_diag_collect(f->ctx, &col, &refusal);
+		lf_run_report_refusal(f->ctx, slash, strlen(slash));
+		lf_diag_uncollect(f->ctx, &col);
+		push_error_object(L, &refusal, "", true);
+		lf_error_list_free(&refusal);
+		return lua_error(L);
 	}
 
 	struct lf_walk_opts opts = f->cmd.opts;
