@@ -420,8 +420,7 @@ static int run(struct lf_cmdline *cmd, bool stats)
 	}
 	if (lf_out_close(&out) != 0) {
 		/* GNU find's two lines; we also stop at the first failed write. */
-		lf_diag(ctx, "'standard output': %s", strerror(out.err));
-		lf_diag(ctx, "write error");
+		lf_run_report_write_error(ctx, out.err);
 		status = 1;
 	}
 	return status;
@@ -487,7 +486,7 @@ static int isolated(struct lf_ctx *ctx, struct cli_opts *o, struct lf_cmdline *c
 	}
 	struct lf_isolate_result res;
 	if (lf_isolate_finish(iso, STDOUT_FILENO, &res) != 0) {
-		lf_diag(ctx, "'standard output': %s", strerror(errno));
+		lf_run_report_write_error(ctx, errno);
 		return 1;
 	}
 	if (res.end == LF_ISOLATE_EXITED) {

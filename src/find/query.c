@@ -165,7 +165,7 @@ LF_PUBLIC int lf_query_finish(struct lf_query *q)
 		}
 	}
 	if (lf_out_flush(&q->out) != 0) {
-		lf_diag_kind(q->ctx, LF_ERROR_RUNTIME, "'standard output': %s", strerror(q->out.err));
+		lf_run_report_write_error(q->ctx, q->out.err);
 		q->run.ev.status = 1;
 	}
 	return q->run.ev.status;

@@ -165,6 +165,13 @@ const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const 
 	return NULL;
 }
 
+void lf_run_report_write_error(struct lf_ctx *ctx, int err)
+{
+	/* GNU find's two lines; the run stops at the first failed write. */
+	lf_diag_kind(ctx, LF_ERROR_RUNTIME, "'standard output': %s", strerror(err));
+	lf_diag_kind(ctx, LF_ERROR_RUNTIME, "write error");
+}
+
 void lf_run_report_refusal(struct lf_ctx *ctx, const char *path, size_t len)
 {
 	FILE *fp = lf_diag_begin(ctx);

@@ -73,6 +73,9 @@ bool lf_run_must_stop(const struct lf_run *r);
  */
 const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots);
 
+/** Report that standard output could not be written (errno @err), as GNU find. */
+void lf_run_report_write_error(struct lf_ctx *ctx, int err);
+
 /** Report that -delete refuses @path, the root directory /, as a usage error. */
 void lf_run_report_refusal(struct lf_ctx *ctx, const char *path, size_t len);
 

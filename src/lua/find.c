@@ -87,8 +87,7 @@ static void find_close(struct lfb_walk *lw, bool finish)
 	if (f->has_out) {
 		fflush(stdout); /* what Lua printed so far comes first */
 		if (lf_out_close(&f->out) != 0 && !f->out_reported) {
-			lf_diag(f->ctx, "'standard output': %s", strerror(f->out.err));
-			lf_diag(f->ctx, "write error");
+			lf_run_report_write_error(f->ctx, f->out.err);
 			f->run.ev.status = 1;
 		}
 	}
