@@ -3,31 +3,75 @@
  *
  * Map of the sources:
  *
- *   src/core/       the traversal core (no Lua, no CLI)
- *     walk.[ch]       the pull walker's API: open, next (to an engine), delete, close
- *     walk_dfs.c      the depth-first engine (pre-, post- and both orders)
- *     walk_bfs.c      the breadth-first engine
- *     walk_common.c   what the engines share: fd budget, reading, entries, stat cache
- *     walk_impl.h     walker state and the internal interface of the walk files
- *     dir.[ch]        getdents64
- *     stat.[ch]       statx with an fstatat fallback
- *     isolate.[ch]    a confined child process for untrusted work (--isolate)
- *   src/find/       find's language as a library (lf_find, no Lua: also in
- *                   the Lua module, for luafind.find)
- *     parse.[ch]      argv -> options, paths and an expression tree
- *     expr.[ch]       expression nodes and their evaluation
- *     prim_*.c        the primaries, one file per family (primary.h)
- *     ctx.[ch]        the context: all state of a run (no globals)
- *     idnames.[ch]    the uid/gid name cache
- *     mounts.[ch]     the mount table (-fstype, %F)
- *     output.[ch]     buffered output
- *     json.[ch]       JSON text: -json, -fjson, luafind.json
- *     diag.[ch]       messages in find's form
- *   src/lua/        the binding luafind.core, lf.find, lfcli (-lua, --script)
- *   src/cli/        the executable
- *     main.c          this file: standard streams, parse, run, exit status
- *     prim_lua.c      -lua and --script (registered below)
- *     status.c        the status line: -status, the scripts' progress line
+ *   src/core/         the traversal core (no Lua, no CLI)
+ *     walk.[ch]         the pull walker's API: open, next (to an engine), delete, close
+ *     walk_dfs.c        the depth-first engine (pre-, post- and both orders)
+ *     walk_dfs.h        the internal interface of the depth-first files
+ *     walk_dfs_ioq.c    the depth-first engine's read-ahead through the I/O queue
+ *     walk_dfs_spill.c  the depth-first engine's spills (a directory's rest)
+ *     walk_bfs.c        the breadth-first engine
+ *     walk_common.c     what the engines share: fd budget, reading, entries, stat cache
+ *     walk_impl.h       walker state and the internal interface of the walk files
+ *     dir.[ch]          getdents64
+ *     stat.[ch]         statx with an fstatat fallback
+ *     statx.h           how stat.c asks statx(2), for ring.c
+ *     prefetch.[ch]     the stat-ahead thread (LF_WALK_STAT_AHEAD)
+ *     ioq.[ch]          the I/O queue: threads reading directories ahead
+ *     ring.[ch]         stats in batches through io_uring, for the queue's workers
+ *     spin.h            the threads' brief waits: a clock and a spin hint
+ *     mem.h             memory accounting for callers (a sandbox)
+ *     gitignore.[ch]    what git would ignore: patterns, scopes, repositories
+ *     gitignore_impl.h  the internal interface of the ignore rules' files
+ *     gitindex.c        the paths a git index tracks
+ *     gitconfig.c       git's configuration files: core.excludesFile, objectFormat
+ *     wildmatch.c       shell patterns as git matches them, for gitignore.c
+ *     lf_glob.h         shell patterns matched as -name does (fnmatch(3))
+ *     glob.c            fnmatch(3) behind a compiled pattern, with literal fast paths
+ *     lf_regex.h        the regular expression facade (PCRE2 with JIT)
+ *     regex.c           PCRE2 behind struct lf_regex: the one file with pcre2.h
+ *     isolate.[ch]      a confined child process for untrusted work (--isolate)
+ *   src/find/         find's language as a library (lf_find, no Lua: also in
+ *                     the Lua module, for luafind.find)
+ *     query.[ch]        the C API over the parser and the driver
+ *     parse.[ch]        argv -> options, paths and an expression tree
+ *     expr.[ch]         expression nodes and their evaluation
+ *     run.[ch]          the driver: walks, entries, -files0-from, the end of a run
+ *     primary.h         how a family of primaries plugs into the parser
+ *     prim_tests.c      the tests (-name, -size, -newer...)
+ *     prim_output.c     the output actions (-printf, -ls, -fprint, -json...)
+ *     prim_exec.c       the command actions (-exec, -execdir, -ok, -okdir)
+ *     printf.[ch]       -printf formats, compiled once, rendered per entry
+ *     names.[ch]        how names, modes and link targets are shown
+ *     color.[ch]        LS_COLORS, and names written in its colors
+ *     datetime.[ch]     -newerXt's dates, as gnulib's parse_datetime
+ *     regex_bound.[ch]  a GNU regex's expanded size, bounded for the sandbox
+ *     sink.[ch]         the output actions' streams (-fprint FILE...)
+ *     ctx.[ch]          the context: all state of a run (no globals)
+ *     idnames.[ch]      the uid/gid name cache
+ *     mounts.[ch]       the mount table (-fstype, %F)
+ *     output.[ch]       buffered output
+ *     json.[ch]         JSON text: -json, -fjson, luafind.json
+ *     error.h           errors as values, handed to the context's reporter
+ *     diag.[ch]         messages in find's form
+ *   src/lua/          the binding luafind.core, lf.find, lfcli (-lua, --script)
+ *     luafind.h         the public C API of libluafind
+ *     lbind.h           what the binding's files share
+ *     luafind.c         luaopen_luafind_core and the module functions
+ *     walk.c            luafind.walk(): the walker userdata and its iterator
+ *     entry.c           the entry userdata, a view of the walker's entry
+ *     find.c            luafind.find(): find's expressions as a filter of the walk
+ *     regex.c           luafind.regex() and luafind.glob()
+ *     json.c            luafind.json(): JSON text of a value or an entry
+ *     sandbox.c         Lua states for untrusted code, luafind.sandbox{}
+ *     sandbox_lib.c     the standard library's unbounded functions, bounded
+ *     pattern_cost.c    a Lua pattern search's cost, counted before it runs
+ *     lfcli.[ch]        the executable's Lua state, --script and -lua
+ *     module.map        the module exports luaopen_luafind_core alone
+ *     lua.cmake         the Lua side's build, from CMakeLists.txt
+ *   src/cli/          the executable
+ *     main.c            this file: standard streams, parse, run, exit status
+ *     prim_lua.[ch]     -lua, --script and --run (registered below)
+ *     status.[ch]       the status line: -status, the scripts' progress line
  *
  * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
  * that could not be read, a write error); 2 for a usage error in luafind's

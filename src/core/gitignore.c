@@ -1,8 +1,10 @@
 /*
- * gitignore.c: pattern files, the scope chain, repositories (discovery,
- * configuration, the index) for walks under LF_WALK_GITIGNORE.  See
- * gitignore.h for the model; the rules are git 2.39's (dir.c, config.c,
- * read-cache.c), as gitignore(5) and git-config(1) describe them.
+ * gitignore.c: what git would ignore, for walks under LF_WALK_GITIGNORE:
+ * pattern files, the scope chain, repositories (discovery, and what each
+ * one brings: its configuration is read by gitconfig.c, its index by
+ * gitindex.c; see gitignore_impl.h).  See gitignore.h for the model; the
+ * rules are git 2.39's (dir.c, config.c, read-cache.c), as gitignore(5) and
+ * git-config(1) describe them.
  *
  * Files inside the walk are opened relative to a directory fd: a
  * .gitignore with openat(dir, ".gitignore"), a nested repository's files
@@ -11,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "gitignore.h"
+#include "gitignore_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,27 +42,13 @@ struct gi_pat {
 	char lit[16];
 };
 
-/*
- * The paths the index tracks, relative to the top of the repository, in
- * the index's own order (bytewise, as strcmp; git refuses an index out of
- * order): found by binary search, so loading costs a copy and nothing per
- * path.
- */
-struct gi_index {
-	char *names;  /* NUL-terminated names */
-	size_t len, cap;
-	size_t *offs; /* where each name starts */
-	size_t n, ncap;
-	const struct lf_mem *mem; /* the walk's account, charged for both arrays */
-};
-
 struct gi_repo {
 	int refs;
 	const char *prefix; /* the root relative to the top, "" or ending in "/" */
 	char *prefix_owned;
 	size_t prefixlen;
 	size_t base;        /* where the rest of the relative path starts in an entry's path */
-	struct gi_index index;
+	struct lf_gi_index index;
 	char *buf;          /* scratch: prefix + the rest of a path */
 	size_t bufcap;
 	const struct lf_mem *mem; /* the walk's account: this, buf and the index are charged */
@@ -85,7 +74,7 @@ struct lf_gi {
 };
 
 /* realloc(@p, @size) of @old bytes charged to @mem; NULL (ENOMEM) leaves @p. */
-static void *gi_realloc(const struct lf_mem *mem, void *p, size_t old, size_t size)
+void *lf_gi_realloc(const struct lf_mem *mem, void *p, size_t old, size_t size)
 {
 	if (size > old && !lf_mem_charge(mem, size - old)) {
 		errno = ENOMEM;
@@ -102,7 +91,7 @@ static void *gi_realloc(const struct lf_mem *mem, void *p, size_t old, size_t si
 }
 
 /* free(@p), whose @size bytes were charged to @mem. */
-static void gi_free(const struct lf_mem *mem, void *p, size_t size)
+void lf_gi_mem_free(const struct lf_mem *mem, void *p, size_t size)
 {
 	free(p);
 	lf_mem_uncharge(mem, p ? size : 0);
@@ -116,10 +105,10 @@ static void gi_free(const struct lf_mem *mem, void *p, size_t size)
  * without blocking (a FIFO has no writer to wait for) and anything else
  * reads as empty, as git takes a file whose size is 0, but a directory
  * (EISDIR).  A file of more than @max bytes is EFBIG, and is not read.
- * @return the buffer (gi_free it with *@cap) with *len set, or NULL with
+ * @return the buffer (lf_gi_mem_free it with *@cap) with *len set, or NULL with
  *	errno set
  */
-static char *read_file_at(const struct lf_mem *mem, int dirfd, const char *name, size_t max, size_t *len,
+char *lf_gi_read_file(const struct lf_mem *mem, int dirfd, const char *name, size_t max, size_t *len,
 			  size_t *cap)
 {
 	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
@@ -142,16 +131,16 @@ static char *read_file_at(const struct lf_mem *mem, int dirfd, const char *name,
 	/* The size is a hint: the file may grow while it is read. */
 	size_t n = 0;
 	*cap = regular && (size_t)st.st_size < max ? (size_t)st.st_size + 2 : 4096;
-	char *buf = gi_realloc(mem, NULL, 0, *cap);
+	char *buf = lf_gi_realloc(mem, NULL, 0, *cap);
 	if (!buf) {
 		goto fail;
 	}
 	while (regular) {
 		if (n + 1 >= *cap) {
 			size_t grow = *cap > max ? *cap + 4096 : *cap * 2; /* just enough past max to see it */
-			char *b = gi_realloc(mem, buf, *cap, grow);
+			char *b = lf_gi_realloc(mem, buf, *cap, grow);
 			if (!b) {
-				gi_free(mem, buf, *cap);
+				lf_gi_mem_free(mem, buf, *cap);
 				goto fail;
 			}
 			buf = b;
@@ -163,7 +152,7 @@ static char *read_file_at(const struct lf_mem *mem, int dirfd, const char *name,
 		}
 		if (r < 0 || n + (size_t)r > max) {
 			int err = r < 0 ? errno : EFBIG;
-			gi_free(mem, buf, *cap);
+			lf_gi_mem_free(mem, buf, *cap);
 			close(fd);
 			errno = err;
 			return NULL;
@@ -286,7 +275,7 @@ static int parse_patterns(struct lf_gi_scope *s, char *text, size_t len)
 		}
 		if (s->npats == cap) {
 			size_t grow = cap ? 2 * cap : 16;
-			struct gi_pat *v = gi_realloc(s->mem, s->pats, cap * sizeof(*v), grow * sizeof(*v));
+			struct gi_pat *v = lf_gi_realloc(s->mem, s->pats, cap * sizeof(*v), grow * sizeof(*v));
 			if (!v) {
 				return -1;
 			}
@@ -375,455 +364,6 @@ static bool chain_ignores(const struct lf_gi_scope *s, const char *rel, size_t r
 	return false;
 }
 
-/* ---- tracked paths ------------------------------------------------------ */
-
-static size_t index_namelen(const struct gi_index *x, size_t i)
-{
-	return (i + 1 < x->n ? x->offs[i + 1] : x->len) - x->offs[i] - 1;
-}
-
-/* Compare name i with key[0, klen) followed by "/" if @slash, as strcmp. */
-static int index_cmp(const struct gi_index *x, size_t i, const char *key, size_t klen, bool slash)
-{
-	const unsigned char *name = (const unsigned char *)x->names + x->offs[i];
-	size_t nlen = index_namelen(x, i);
-	size_t k = nlen < klen ? nlen : klen;
-	int c = memcmp(name, key, k);
-	if (c != 0 || k < klen) {
-		return c != 0 ? c : -1; /* k < klen: the name is a proper prefix of the key */
-	}
-	if (slash) {
-		if (nlen == klen) {
-			return -1;
-		}
-		if (name[klen] != '/') {
-			return name[klen] - '/';
-		}
-		return nlen > klen + 1;
-	}
-	return nlen > klen;
-}
-
-/* The first name not below key (+ "/"). */
-static size_t index_lower_bound(const struct gi_index *x, const char *key, size_t klen, bool slash)
-{
-	size_t lo = 0, hi = x->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (index_cmp(x, mid, key, klen, slash) < 0) {
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	return lo;
-}
-
-/* Whether the index tracks the file s[0, len) (or a submodule there). */
-static bool index_has(const struct gi_index *x, const char *s, size_t len)
-{
-	size_t i = index_lower_bound(x, s, len, false);
-	return i < x->n && index_cmp(x, i, s, len, false) == 0;
-}
-
-/* Whether the index tracks anything below the directory s[0, len). */
-static bool index_has_below(const struct gi_index *x, const char *s, size_t len)
-{
-	size_t i = index_lower_bound(x, s, len, true);
-	return i < x->n && index_namelen(x, i) > len && memcmp(x->names + x->offs[i], s, len) == 0 &&
-	       x->names[x->offs[i] + len] == '/';
-}
-
-/* Append a name.  0, or -1 (ENOMEM). */
-static int index_add(struct gi_index *x, const char *s, size_t len)
-{
-	if (x->n == x->ncap) {
-		size_t cap = x->ncap ? 2 * x->ncap : 1024;
-		size_t *v = gi_realloc(x->mem, x->offs, x->ncap * sizeof(*v), cap * sizeof(*v));
-		if (!v) {
-			return -1;
-		}
-		x->offs = v;
-		x->ncap = cap;
-	}
-	if (x->cap - x->len < len + 1) {
-		size_t cap = x->cap ? x->cap : 16384;
-		while (cap - x->len < len + 1) {
-			cap *= 2;
-		}
-		char *v = gi_realloc(x->mem, x->names, x->cap, cap);
-		if (!v) {
-			return -1;
-		}
-		x->names = v;
-		x->cap = cap;
-	}
-	x->offs[x->n++] = x->len;
-	memcpy(x->names + x->len, s, len);
-	x->names[x->len + len] = '\0';
-	x->len += len + 1;
-	return 0;
-}
-
-static void index_free(struct gi_index *x)
-{
-	gi_free(x->mem, x->names, x->cap);
-	gi_free(x->mem, x->offs, x->ncap * sizeof(*x->offs));
-}
-
-/* ---- the index ---------------------------------------------------------- */
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* A tracked path (a sparse directory's without its "/").  0, or -1 (ENOMEM). */
-static int add_tracked(struct gi_repo *r, const char *name, size_t len)
-{
-	while (len && name[len - 1] == '/') {
-		len--;
-	}
-	return index_add(&r->index, name, len);
-}
-
-/*
- * Read the index in the git directory @gitfd (read-cache.c's format,
- * versions 2 to 4; @hashsz 20 for SHA-1, 32 for SHA-256).  A missing or
- * malformed index tracks nothing.  0, or -1 (ENOMEM).
- */
-static int read_index(struct gi_repo *r, int gitfd, size_t hashsz)
-{
-	size_t len, bufcap = 0;
-	unsigned char *buf = (unsigned char *)read_file_at(r->mem, gitfd, "index", SIZE_MAX, &len, &bufcap);
-	if (!buf) {
-		return errno == ENOMEM ? -1 : 0;
-	}
-	int ret = 0;
-	char *prev = NULL;
-	size_t prevlen = 0, prevcap = 0;
-	if (len < 12 || memcmp(buf, "DIRC", 4) != 0) {
-		goto out;
-	}
-	uint32_t version = be32(buf + 4), count = be32(buf + 8);
-	if (version < 2 || version > 4) {
-		goto out;
-	}
-	size_t pos = 12;
-	for (uint32_t k = 0; k < count; k++) {
-		size_t fixed = 40 + hashsz + 2;
-		if (pos + fixed > len) {
-			goto out;
-		}
-		const unsigned char *ent = buf + pos;
-		unsigned flags = (unsigned)ent[40 + hashsz] << 8 | ent[40 + hashsz + 1];
-		if ((flags & 0x4000) && version >= 3) {
-			fixed += 2;
-		}
-		if (pos + fixed > len) {
-			goto out;
-		}
-		const char *name = (const char *)buf + pos + fixed;
-		size_t room = len - pos - fixed;
-		if (room == 0) {
-			goto out;
-		}
-		if (version == 4) {
-			/* A varint of bytes to drop from the previous name, then the rest. */
-			const unsigned char *v = (const unsigned char *)name;
-			const unsigned char *end = v + room;
-			unsigned char c = *v++;
-			uint64_t strip = c & 127;
-			while (c & 128) {
-				if (v >= end || strip > SIZE_MAX >> 8) {
-					goto out;
-				}
-				strip += 1;
-				strip = (strip << 7) + ((c = *v++) & 127);
-			}
-			const unsigned char *vend = memchr(v, '\0', (size_t)(end - v));
-			if (!vend || strip > prevlen) {
-				goto out;
-			}
-			size_t keep = prevlen - (size_t)strip, rest = (size_t)(vend - v);
-			if (keep + rest + 1 > prevcap) {
-				size_t cap = (keep + rest + 1) * 2;
-				char *p = gi_realloc(r->mem, prev, prevcap, cap);
-				if (!p) {
-					ret = -1;
-					goto out;
-				}
-				prev = p;
-				prevcap = cap;
-			}
-			memcpy(prev + keep, v, rest);
-			prevlen = keep + rest;
-			prev[prevlen] = '\0';
-			if (add_tracked(r, prev, prevlen) != 0) {
-				ret = -1;
-				goto out;
-			}
-			pos = (size_t)(vend + 1 - buf);
-		} else {
-			/* The flags hold the length unless it is 0xfff or more. */
-			size_t namelen = flags & 0xfff;
-			const char *nul = NULL;
-			if (namelen == 0xfff) {
-				nul = memchr(name, '\0', room);
-			} else if (namelen < room && name[namelen] == '\0') {
-				nul = name + namelen;
-			}
-			if (!nul) {
-				goto out;
-			}
-			namelen = (size_t)(nul - name);
-			if (add_tracked(r, name, namelen) != 0) {
-				ret = -1;
-				goto out;
-			}
-			pos += (fixed + namelen + 8) & ~(size_t)7;
-		}
-	}
-out:
-	gi_free(r->mem, prev, prevcap);
-	gi_free(r->mem, buf, bufcap);
-	return ret;
-}
-
-/* ---- configuration ------------------------------------------------------ */
-
-struct gi_config {
-	char *excludes_file; /* core.excludesFile */
-	bool sha256;         /* extensions.objectFormat = sha256 */
-};
-
-static char lower(char c)
-{
-	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
-}
-
-static bool is_key_char(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
-	       c == '_';
-}
-
-/*
- * A value from s[*i] to the end of its line (git's config.c parse_value):
- * quotes, escapes, comments, a backslash-newline continuation, and inner
- * whitespace squeezed outside quotes.  NUL-terminated in @out (as long
- * as the input).  false on a malformed value.
- */
-static bool parse_value(const char *s, size_t len, size_t *i, char *out)
-{
-	size_t n = 0, spaces = 0;
-	bool quoted = false, started = false;
-	for (; *i < len; (*i)++) {
-		char c = s[*i];
-		if (c == '\r' && *i + 1 < len && s[*i + 1] == '\n') {
-			continue;
-		}
-		if (c == '\n') {
-			if (quoted) {
-				return false;
-			}
-			break;
-		}
-		if (!quoted && (c == ';' || c == '#')) {
-			while (*i < len && s[*i] != '\n') {
-				(*i)++;
-			}
-			break;
-		}
-		if (!quoted && (c == ' ' || c == '\t')) {
-			if (started) {
-				spaces++;
-			}
-			continue;
-		}
-		for (; spaces; spaces--) {
-			out[n++] = ' ';
-		}
-		started = true;
-		if (c == '\\') {
-			if (++*i >= len) {
-				return false;
-			}
-			c = s[*i];
-			if (c == '\n') {
-				continue;
-			} else if (c == 't') {
-				c = '\t';
-			} else if (c == 'b') {
-				if (n) {
-					n--;
-				}
-				continue;
-			} else if (c == 'n') {
-				c = '\n';
-			} else if (c != '\\' && c != '"') {
-				return false;
-			}
-			out[n++] = c;
-			continue;
-		}
-		if (c == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		out[n++] = c;
-	}
-	out[n] = '\0';
-	return !quoted;
-}
-
-/*
- * Read the configuration file @name relative to @dirfd into @cfg (later
- * files override earlier ones).  A file that cannot be read or parsed adds
- * nothing.  0, or -1 (ENOMEM).
- */
-static int read_config(const struct lf_mem *mem, int dirfd, const char *name, struct gi_config *cfg)
-{
-	size_t len, cap = 0;
-	char *s = read_file_at(mem, dirfd, name, LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
-	if (!s) {
-		return errno == ENOMEM ? -1 : 0;
-	}
-	char *val = gi_realloc(mem, NULL, 0, len + 1);
-	if (!val) {
-		gi_free(mem, s, cap);
-		return -1;
-	}
-	char section[64] = "";
-	bool subsection = false;
-	int ret = 0;
-	for (size_t i = 0; i < len;) {
-		char c = s[i];
-		if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-			i++;
-		} else if (c == '#' || c == ';') {
-			while (i < len && s[i] != '\n') {
-				i++;
-			}
-		} else if (c == '[') {
-			size_t n = 0;
-			subsection = false;
-			for (i++; i < len && s[i] != ']' && s[i] != '\n'; i++) {
-				if (s[i] == ' ' || s[i] == '"') {
-					subsection = true;
-				} else if (!subsection && s[i] == '.') {
-					subsection = true; /* [section.sub], the old spelling */
-				} else if (!subsection && n + 1 < sizeof(section)) {
-					section[n++] = lower(s[i]);
-				}
-			}
-			section[n] = '\0';
-			if (i < len && s[i] == ']') {
-				i++;
-			}
-		} else if (is_key_char(c)) {
-			char key[64];
-			size_t n = 0;
-			for (; i < len && is_key_char(s[i]); i++) {
-				if (n + 1 < sizeof(key)) {
-					key[n++] = lower(s[i]);
-				}
-			}
-			key[n] = '\0';
-			while (i < len && (s[i] == ' ' || s[i] == '\t')) {
-				i++;
-			}
-			if (i < len && s[i] == '=') {
-				i++;
-				if (!parse_value(s, len, &i, val)) {
-					break; /* git refuses the file from here on */
-				}
-			} else {
-				strcpy(val, "true");
-			}
-			if (subsection) {
-				continue;
-			}
-			if (strcmp(section, "core") == 0 && strcmp(key, "excludesfile") == 0) {
-				char *v = strdup(val);
-				if (!v) {
-					ret = -1;
-					break;
-				}
-				free(cfg->excludes_file);
-				cfg->excludes_file = v;
-			} else if (strcmp(section, "extensions") == 0 && strcmp(key, "objectformat") == 0) {
-				cfg->sha256 = strcasecmp(val, "sha256") == 0;
-			}
-		} else {
-			while (i < len && s[i] != '\n') {
-				i++;
-			}
-		}
-	}
-	gi_free(mem, val, len + 1);
-	gi_free(mem, s, cap);
-	return ret;
-}
-
-/* A path from $VAR followed by @tail, or NULL (unset, empty, or ENOMEM). */
-static char *env_path(const char *var, const char *tail)
-{
-	const char *v = getenv(var);
-	if (!v || !*v) {
-		return NULL;
-	}
-	char *p;
-	return asprintf(&p, "%s%s", v, tail) < 0 ? NULL : p;
-}
-
-/* The system and global configuration's core.excludesFile, with git's default. */
-static int configure(struct lf_gi *g)
-{
-	struct gi_config cfg = {0};
-	g->configured = true;
-	const char *sys = getenv("GIT_CONFIG_SYSTEM");
-	if (!getenv("GIT_CONFIG_NOSYSTEM") && read_config(g->mem, AT_FDCWD, sys ? sys : "/etc/gitconfig", &cfg) != 0) {
-		return -1;
-	}
-	const char *global = getenv("GIT_CONFIG_GLOBAL");
-	if (global) {
-		if (read_config(g->mem, AT_FDCWD, global, &cfg) != 0) {
-			return -1;
-		}
-	} else {
-		char *xdg = env_path("XDG_CONFIG_HOME", "/git/config");
-		if (!xdg) {
-			xdg = env_path("HOME", "/.config/git/config");
-		}
-		char *home = env_path("HOME", "/.gitconfig");
-		int r = (xdg ? read_config(g->mem, AT_FDCWD, xdg, &cfg) : 0) | (home ? read_config(g->mem, AT_FDCWD, home, &cfg) : 0);
-		free(xdg);
-		free(home);
-		if (r != 0) {
-			free(cfg.excludes_file);
-			return -1;
-		}
-	}
-	if (!cfg.excludes_file) {
-		cfg.excludes_file = env_path("XDG_CONFIG_HOME", "/git/ignore");
-		if (!cfg.excludes_file) {
-			cfg.excludes_file = env_path("HOME", "/.config/git/ignore");
-		}
-	}
-	g->excludes_file = cfg.excludes_file;
-	return 0;
-}
-
-/* "~/x" with $HOME, as git's interpolate_path() ("~user/" is taken as is). */
-static char *expand_home(const char *path)
-{
-	if (path[0] == '~' && (path[1] == '/' || path[1] == '\0')) {
-		return env_path("HOME", path + 1);
-	}
-	return strdup(path);
-}
-
 struct lf_gi *lf_gi_new(const struct lf_mem *mem)
 {
 	struct lf_gi *g = calloc(1, sizeof(struct lf_gi));
@@ -841,15 +381,22 @@ void lf_gi_free(struct lf_gi *g)
 	}
 }
 
+/* The system and global configuration, read at the first root. */
+static int configure(struct lf_gi *g)
+{
+	g->configured = true;
+	return lf_gi_config_global(g->mem, &g->excludes_file);
+}
+
 /* ---- scopes and repositories -------------------------------------------- */
 
 static void repo_unref(struct gi_repo *r)
 {
 	if (r && --r->refs == 0) {
-		index_free(&r->index);
+		lf_gi_index_free(&r->index);
 		free(r->prefix_owned);
-		gi_free(r->mem, r->buf, r->bufcap);
-		gi_free(r->mem, r, sizeof(*r));
+		lf_gi_mem_free(r->mem, r->buf, r->bufcap);
+		lf_gi_mem_free(r->mem, r, sizeof(*r));
 	}
 }
 
@@ -877,7 +424,7 @@ void lf_gi_unref(struct lf_gi_scope *s)
 /* A scope over @parent (whose reference it takes) in @repo. */
 static struct lf_gi_scope *new_scope(struct lf_gi_scope *parent, struct gi_repo *repo, size_t dirlen)
 {
-	struct lf_gi_scope *s = gi_realloc(repo->mem, NULL, 0, sizeof(*s));
+	struct lf_gi_scope *s = lf_gi_realloc(repo->mem, NULL, 0, sizeof(*s));
 	if (!s) {
 		return NULL;
 	}
@@ -901,13 +448,13 @@ static int push_file(struct lf_gi_scope **top, struct gi_repo *repo, int dirfd, 
 		     bool report)
 {
 	size_t len, cap = 0;
-	char *text = read_file_at(repo->mem, dirfd, name, LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
+	char *text = lf_gi_read_file(repo->mem, dirfd, name, LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
 	if (!text) {
 		return errno == ENOMEM || (report && errno != ENOENT) ? -1 : 0;
 	}
 	struct lf_gi_scope *s = new_scope(*top, repo, dirlen);
 	if (!s) {
-		gi_free(repo->mem, text, cap);
+		lf_gi_mem_free(repo->mem, text, cap);
 		return -1;
 	}
 	s->charged += cap;
@@ -930,33 +477,33 @@ static int open_repo(struct lf_gi *g, struct gi_repo *repo, int topfd, struct lf
 	int gitfd = openat(topfd, ".git", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (gitfd < 0 && errno == ENOTDIR) {
 		size_t len, cap = 0;
-		char *s = read_file_at(repo->mem, topfd, ".git", LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
+		char *s = lf_gi_read_file(repo->mem, topfd, ".git", LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
 		if (s && strncmp(s, "gitdir: ", 8) == 0) {
 			s[strcspn(s, "\r\n")] = '\0';
 			gitfd = openat(topfd, s + 8, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		}
-		gi_free(repo->mem, s, cap);
+		lf_gi_mem_free(repo->mem, s, cap);
 	}
 	int commonfd = -1;
 	if (gitfd >= 0) {
 		size_t len, cap = 0;
-		char *s = read_file_at(repo->mem, gitfd, "commondir", LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
+		char *s = lf_gi_read_file(repo->mem, gitfd, "commondir", LF_WALK_GITIGNORE_MAX_FILE, &len, &cap);
 		if (s) {
 			s[strcspn(s, "\r\n")] = '\0';
 			commonfd = openat(gitfd, s, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			gi_free(repo->mem, s, cap);
+			lf_gi_mem_free(repo->mem, s, cap);
 		}
 		if (commonfd < 0) {
 			commonfd = dup(gitfd);
 		}
 	}
-	struct gi_config cfg = {0};
-	if (commonfd >= 0 && read_config(repo->mem, commonfd, "config", &cfg) != 0) {
+	struct lf_gi_config cfg = {0};
+	if (commonfd >= 0 && lf_gi_config_read(repo->mem, commonfd, "config", &cfg) != 0) {
 		goto out;
 	}
 	const char *excludes = cfg.excludes_file ? cfg.excludes_file : g->excludes_file;
 	if (excludes) {
-		char *path = expand_home(excludes);
+		char *path = lf_gi_expand_home(excludes);
 		if (!path && errno == ENOMEM) {
 			goto out;
 		}
@@ -970,7 +517,7 @@ static int open_repo(struct lf_gi *g, struct gi_repo *repo, int topfd, struct lf
 	if (commonfd >= 0 && push_file(top, repo, commonfd, "info/exclude", 0, false) != 0) {
 		goto out;
 	}
-	if (gitfd >= 0 && read_index(repo, gitfd, cfg.sha256 ? 32 : 20) != 0) {
+	if (gitfd >= 0 && lf_gi_index_read(&repo->index, gitfd, cfg.sha256 ? 32 : 20) != 0) {
 		goto out;
 	}
 	if (!*top) {
@@ -993,7 +540,7 @@ out:
 
 static struct gi_repo *new_repo(const struct lf_mem *mem, size_t base)
 {
-	struct gi_repo *r = gi_realloc(mem, NULL, 0, sizeof(*r));
+	struct gi_repo *r = lf_gi_realloc(mem, NULL, 0, sizeof(*r));
 	if (r) {
 		memset(r, 0, sizeof(*r));
 		r->prefix = "";
@@ -1090,10 +637,10 @@ static enum lf_gi_verdict verdict(const struct lf_gi_scope *s, const char *rel, 
 		return LF_GI_KEEP;
 	}
 	const struct gi_repo *r = s->repo;
-	if (index_has(&r->index, rel, rellen)) {
+	if (lf_gi_index_has(&r->index, rel, rellen)) {
 		return LF_GI_KEEP; /* tracked: never ignored (a gitlink too) */
 	}
-	return isdir && index_has_below(&r->index, rel, rellen) ? LF_GI_KEEP_EXCLUDED : LF_GI_SKIP;
+	return isdir && lf_gi_index_has_below(&r->index, rel, rellen) ? LF_GI_KEEP_EXCLUDED : LF_GI_SKIP;
 }
 
 int lf_gi_root(struct lf_gi *g, const char *root, size_t childoff, struct lf_gi_scope **scope, bool *excluded)
@@ -1255,7 +802,7 @@ int lf_gi_check(struct lf_gi_scope *s, const char *path, size_t pathlen, size_t 
 		size_t need = r->prefixlen + rellen + 1;
 		if (need > r->bufcap) {
 			size_t cap = need * 2;
-			char *b = gi_realloc(r->mem, r->buf, r->bufcap, cap);
+			char *b = lf_gi_realloc(r->mem, r->buf, r->bufcap, cap);
 			if (!b) {
 				return -1;
 			}

@@ -1,6 +1,8 @@
 /*
  * walk_dfs.c: the depth-first engine (pre-, post- and both orders).  It
- * calls walk_common.c for what it shares with the breadth-first engine.
+ * calls walk_common.c for what it shares with the breadth-first engine,
+ * walk_dfs_ioq.c for the read-ahead of subdirectories and walk_dfs_spill.c
+ * for spills (walk_dfs.h).
  *
  * Each directory on the current path is a frame on an explicit stack.  A
  * frame's records are read with getdents64 straight into a stack-shaped arena
@@ -19,7 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "dir.h"
-#include "walk_impl.h"
+#include "walk_dfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -64,362 +66,6 @@ static void release_window(struct lf_walk *w, size_t i)
 	}
 }
 
-/* ---- the I/O queue (LF_WALK_READ_AHEAD) ----------------------------------- */
-
-static struct lf_spill *add_spill(struct lf_walk *w, size_t i);
-
-/* Give up a job, counting what a worker did for it. */
-static void drop_job(struct lf_walk *w, struct lf_ioq_job *job)
-{
-	struct lf_ioq_work work = {0, 0, 0, 0, 0};
-	lf_ioq_drop(w->ioq, job, &work);
-	w->counters.opens += work.opens;
-	w->counters.closes += work.closes;
-	w->counters.getdents += work.getdents;
-	w->counters.stats += work.stats;
-	w->counters.stats_ahead += work.stats;
-	w->counters.stats_ring += work.ring_stats;
-	w->counters.dirs_ahead += work.opens;
-	w->counters.dirs_ahead_unused += work.opens;
-}
-
-/* Drop the kids of a job taken over whose frame will not hold them. */
-static void drop_kids(struct lf_walk *w, struct lf_ioq_result *res)
-{
-	for (unsigned k = 0; k < res->nkids; k++) {
-		drop_job(w, res->kids[k]);
-	}
-	res->nkids = 0;
-}
-
-/* The front job of frame @i's ring, taken off it. */
-static struct lf_ioq_job *rq_shift(struct lf_frame_rq *r, size_t *rec)
-{
-	struct lf_ioq_job *job = r->jobs[r->head];
-	*rec = r->recs[r->head];
-	r->head = (r->head + 1) % LF_RQ_AHEAD;
-	r->count--;
-	return job;
-}
-
-/* Give up every job of frame @i: due before its fd is closed, or its records go. */
-static void rq_drop_all(struct lf_walk *w, size_t i)
-{
-	if (!w->frame_rq) {
-		return;
-	}
-	struct lf_frame_rq *r = &w->frame_rq[i];
-	while (r->count) {
-		size_t rec;
-		drop_job(w, rq_shift(r, &rec));
-	}
-}
-
-/*
- * The job of frame @i for the record at arena offset @rec, taken off the
- * ring, or NULL; jobs of records before it were pruned or skipped, so they
- * are dropped.
- */
-static struct lf_ioq_job *rq_find(struct lf_walk *w, size_t i, size_t rec)
-{
-	struct lf_frame_rq *r = &w->frame_rq[i];
-	while (r->count && r->recs[r->head] <= rec) {
-		size_t at;
-		struct lf_ioq_job *job = rq_shift(r, &at);
-		if (at == rec) {
-			return job;
-		}
-		drop_job(w, job);
-	}
-	return NULL;
-}
-
-/*
- * A region was read: whether the dormant queue is due a sample from it.  The
- * count restarts when rq_feed() has queued one (a region without
- * subdirectories leaves it due).
- */
-static bool sample_region(struct lf_walk *w)
-{
-	if (w->ioq_sample > 1) {
-		w->ioq_sample--;
-		return false;
-	}
-	return true;
-}
-
-/* Whether frame @r's ring has a job for the record at arena offset @rec. */
-static bool rq_has(const struct lf_frame_rq *r, size_t rec)
-{
-	for (unsigned k = 0; k < r->count; k++) {
-		if (r->recs[(r->head + k) % LF_RQ_AHEAD] == rec) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Put @n jobs for the records @recs (ascending) into the ring, which stays
- * in the records' order: they go before a dormant queue's sample, the only
- * job a ring can hold for a record after them.
- */
-static void rq_merge(struct lf_frame_rq *r, struct lf_ioq_job *const *jobs, const size_t *recs, unsigned n)
-{
-	struct lf_ioq_job *mj[LF_RQ_AHEAD];
-	size_t mr[LF_RQ_AHEAD];
-	unsigned m = 0, a = 0, b = 0;
-	while (a < r->count || b < n) {
-		unsigned at = (r->head + a) % LF_RQ_AHEAD;
-		if (b == n || (a < r->count && r->recs[at] < recs[b])) {
-			mj[m] = r->jobs[at];
-			mr[m++] = r->recs[at];
-			a++;
-		} else {
-			mj[m] = jobs[b];
-			mr[m++] = recs[b++];
-		}
-	}
-	for (unsigned k = 0; k < m; k++) {
-		r->jobs[k] = mj[k];
-		r->recs[k] = mr[k];
-	}
-	r->head = 0;
-	r->count = m;
-}
-
-/*
- * Queue the next subdirectories in frame @t's region that the walk will
- * read, up to LF_RQ_AHEAD of them in the ring, while the queue has room.
- * A dormant queue gets one, the region's last, and only when @sample says
- * so; the others before it are queued if the queue wakes up while the walk
- * is still in the region (the region of a directory with many
- * subdirectories, the root's often, when the first of them turns out cold).
- */
-static void rq_feed(struct lf_walk *w, size_t t, bool sample)
-{
-	struct lf_frame *f = &w->frames[t];
-	struct lf_frame_rq *r = &w->frame_rq[t];
-	bool awake = lf_ioq_awake(w->ioq);
-	if ((!awake && !sample) || f->fd < 0 || (w->opts.maxdepth >= 0 && f->depth + 1 >= w->opts.maxdepth)) {
-		return;
-	}
-	size_t cur = f->end - f->left;
-	if (r->next < cur) {
-		r->next = cur;
-	}
-	size_t recs[LF_RQ_AHEAD];
-	const char *names[LF_RQ_AHEAD];
-	unsigned n = 0;
-	size_t next = r->next;
-	while (r->count + n < LF_RQ_AHEAD && next < f->end) {
-		struct lf_dirent *d = (struct lf_dirent *)(w->arena + next);
-		if (d->d_type == DT_DIR && !lf_dir_is_dot(d->d_name) && !rq_has(r, next)) {
-			if (!awake) {
-				n = 0; /* a sample: the last one, which leaves a worker the most time */
-			}
-			recs[n] = next;
-			names[n++] = d->d_name;
-		}
-		next += d->d_reclen;
-	}
-	if (!n) {
-		r->next = next;
-		return;
-	}
-	if (!awake) {
-		w->ioq_sample = LF_IOQ_SAMPLE_EVERY;
-	}
-	/* Stats for its children's entries if they are evaluated at all. */
-	bool stats = w->stat_ahead && w->frame_pf;
-	struct lf_ioq_job *jobs[LF_RQ_AHEAD];
-	unsigned made = lf_ioq_submit(w->ioq, f->fd, f->depth + 1, names, n, stats, jobs);
-	rq_merge(r, jobs, recs, made);
-	/* The rest waits for room, from the first one not queued (a sample's
-	 * region from where it was, for the queue awake). */
-	if (awake) {
-		r->next = made == n ? next : recs[made];
-	}
-}
-
-/*
- * Take over the job that read the directory about to be pushed: its fd in
- * *@fd (or its open's errno in *@err).  @return false if the walker must
- * open the directory itself; the job is then freed, else the caller frees
- * it with lf_ioq_done() once the records are copied.
- */
-static bool take_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_result *res, int *fd, int *err)
-{
-	if (lf_ioq_take(w->ioq, job, res) != 0) {
-		lf_ioq_done(w->ioq, job);
-		if (!lf_ioq_awake(w->ioq)) {
-			/* A sample no worker got to (a busy machine): the next region offers another. */
-			w->ioq_sample = 1;
-		}
-		return false;
-	}
-	w->counters.opens++;
-	w->counters.dirs_ahead++;
-	w->counters.getdents += res->getdents;
-	w->counters.stats_ring += res->nring;
-	if (res->fd < 0 && (res->open_err == EMFILE || res->open_err == ENFILE)) {
-		w->counters.dirs_ahead_unused++;
-		lf_ioq_done(w->ioq, job); /* the walker's open makes room */
-		return false;
-	}
-	if (res->fd < 0) {
-		*err = res->open_err;
-		return true;
-	}
-	lf_walk_make_room(w, 1);
-	w->open_fds++;
-	*fd = res->fd;
-	return true;
-}
-
-/* Free a job taken over, dropping the kids no frame will hold. */
-static void abandon_job(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_result *res)
-{
-	drop_kids(w, res);
-	lf_ioq_done(w->ioq, job);
-}
-
-/* Put what a job read in the new top frame's region, stat data and kids included. */
-static int adopt_records(struct lf_walk *w, struct lf_ioq_result *res)
-{
-	size_t t = w->nframes - 1;
-	if (lf_walk_reserve_arena(w, res->len) != 0) {
-		drop_kids(w, res);
-		return lf_walk_set_fatal(w, errno);
-	}
-	struct lf_frame *f = &w->frames[t];
-	memcpy(w->arena + w->arenatop, res->recs, res->len);
-	w->arenatop += res->len;
-	f->end = w->arenatop;
-	f->left = (uint32_t)res->len;
-	if (res->eof) {
-		f->flags |= F_EOF;
-	}
-	if (res->read_err) {
-		struct lf_spill *s = add_spill(w, t);
-		if (!s) {
-			drop_kids(w, res);
-			return lf_walk_set_fatal(w, errno);
-		}
-		s->err = res->read_err;
-	}
-	if (res->nstats) {
-		struct lf_pf_window *win = NULL;
-		if (w->stat_ahead && w->frame_pf) {
-			win = lf_prefetch_adopt(w->prefetch, res->nstats, res->st, res->stat_err);
-		}
-		if (win) {
-			w->frame_pf[t] = (struct lf_frame_pf){win, 0, 0};
-			lf_ioq_windows(w->ioq, lf_prefetch_adopted(w->prefetch));
-		} else {
-			w->counters.stats += res->nstats; /* made in vain */
-			w->counters.stats_ahead += res->nstats;
-		}
-	}
-	/* The kids the worker queued are this frame's, in the records' order. */
-	struct lf_frame_rq *r = &w->frame_rq[t];
-	size_t start = f->end - f->left;
-	r->next = start;
-	for (unsigned k = 0; k < res->nkids; k++) {
-		r->jobs[k] = res->kids[k];
-		r->recs[k] = start + res->kid_recs[k];
-		r->next = r->recs[k] + ((struct lf_dirent *)(w->arena + r->recs[k]))->d_reclen;
-	}
-	r->head = 0;
-	r->count = res->nkids;
-	rq_feed(w, t, sample_region(w));
-	return 0;
-}
-
-/* ---- spills: the rest of a directory whose fd had to go ------------------ */
-
-static struct lf_spill *find_spill(struct lf_walk *w, size_t i)
-{
-	for (size_t k = w->nspills; k-- > 0;) {
-		if (w->spills[k].frame == i) {
-			return &w->spills[k];
-		}
-	}
-	return NULL;
-}
-
-static void drop_spill(struct lf_walk *w, size_t i)
-{
-	struct lf_spill *s = find_spill(w, i);
-	if (s) {
-		free(s->buf);
-		lf_walk_uncharge(w, s->len);
-		*s = w->spills[--w->nspills];
-	}
-	w->frames[i].flags &= ~(unsigned)F_SPILL;
-}
-
-/* A new spill of frame @i holding nothing yet, or NULL (ENOMEM). */
-static struct lf_spill *add_spill(struct lf_walk *w, size_t i)
-{
-	if (w->nspills == w->spillcap) {
-		size_t cap = w->spillcap ? w->spillcap * 2 : 8;
-		struct lf_spill *sp = lf_walk_realloc(w, w->spills, w->spillcap * sizeof(*sp), cap * sizeof(*sp));
-		if (!sp) {
-			return NULL;
-		}
-		w->spills = sp;
-		w->spillcap = cap;
-	}
-	struct lf_spill *s = &w->spills[w->nspills++];
-	*s = (struct lf_spill){.frame = i};
-	w->frames[i].flags |= F_SPILL;
-	return s;
-}
-
-/*
- * Read the rest of frame @i's directory, so that its fd can be closed; the
- * records go to a spill, read through the free space above the arena's top
- * so that a directory with nothing left (the usual case) costs no
- * allocation.  A read error is kept in the spill, to be reported after the
- * records.  @return 0, or -1 with errno set (ENOMEM: the records are lost)
- */
-static int spill_rest(struct lf_walk *w, size_t i)
-{
-	size_t len = 0;
-	int err = 0;
-	for (;;) {
-		if (lf_walk_reserve_arena(w, len + LF_DIR_MINBUF * 16) != 0) {
-			return -1;
-		}
-		w->counters.getdents++;
-		ssize_t n = lf_getdents(w->frames[i].fd, w->arena + w->arenatop + len, LF_DIR_MINBUF * 16);
-		if (n <= 0) {
-			err = n < 0 ? errno : 0;
-			break;
-		}
-		len += (size_t)n;
-	}
-	w->frames[i].flags |= F_EOF;
-	if (!len && !err) {
-		return 0;
-	}
-	char *buf = len ? lf_walk_realloc(w, NULL, 0, len) : NULL;
-	struct lf_spill *s = (buf || !len) ? add_spill(w, i) : NULL;
-	if (!s) {
-		free(buf);
-		lf_walk_uncharge(w, buf ? len : 0);
-		errno = ENOMEM;
-		return -1;
-	}
-	if (len) {
-		memcpy(buf, w->arena + w->arenatop, len);
-	}
-	s->buf = buf;
-	s->len = len;
-	s->err = err;
-	return 0;
-}
 
 /*
  * Close the fd of the shallowest unpinned frame below the top, recording its
@@ -439,7 +85,7 @@ int lf_dfs_evict(struct lf_walk *w)
 			}
 			f->flags |= F_HAVE_ID;
 		}
-		if (!(f->flags & F_EOF) && spill_rest(w, i) != 0) {
+		if (!(f->flags & F_EOF) && lf_dfs_spill_rest(w, i) != 0) {
 			return lf_walk_set_fatal(w, errno);
 		}
 		if (w->frame_pf && w->frame_pf[i].pf) {
@@ -448,10 +94,7 @@ int lf_dfs_evict(struct lf_walk *w)
 		}
 		if (w->frame_rq) {
 			/* Likewise the directories read ahead; the rest go unread. */
-			struct lf_frame_rq *r = &w->frame_rq[i];
-			for (unsigned k = 0; k < r->count; k++) {
-				lf_ioq_settle(w->ioq, r->jobs[(r->head + k) % LF_RQ_AHEAD]);
-			}
+			lf_dfs_rq_settle(w, i);
 		}
 		lf_walk_close_fd(w, f->fd);
 		f->fd = -1;
@@ -490,14 +133,9 @@ static bool has_work(struct lf_walk *w, size_t i)
 static void new_region(struct lf_walk *w, size_t t)
 {
 	if (w->frame_rq) {
-		rq_drop_all(w, t); /* their records are gone */
-		w->frame_rq[t].next = w->frames[t].end - w->frames[t].left;
-		rq_feed(w, t, sample_region(w));
+		lf_dfs_rq_region(w, t);
 	}
 }
-
-/* Records of the spill to move into the region at once: a bounded step. */
-#define SPILL_STEP (256 * 1024)
 
 /*
  * Refill the region of the top frame @t, whose records are spent: from its
@@ -511,27 +149,11 @@ static int refill_top(struct lf_walk *w, size_t t)
 	w->arenatop = f->end = frame_start(w, t);
 	f->left = 0;
 	if (f->flags & F_SPILL) {
-		struct lf_spill *s = find_spill(w, t);
-		if (s->off < s->len) {
-			size_t n = 0;
-			while (s->off + n < s->len && n < SPILL_STEP) {
-				n += ((struct lf_dirent *)(s->buf + s->off + n))->d_reclen;
-			}
-			if (lf_walk_reserve_arena(w, n) != 0) {
-				return lf_walk_set_fatal(w, errno);
-			}
-			memcpy(w->arena + w->arenatop, s->buf + s->off, n);
-			s->off += n;
-			w->arenatop += n;
-			f->end = w->arenatop;
-			f->left = (uint32_t)n;
+		int r = lf_dfs_unspill(w, t);
+		if (r > 0) {
 			new_region(w, t);
-			return 1;
 		}
-		int err = s->err;
-		drop_spill(w, t);
-		errno = err;
-		return err ? -1 : 0;
+		return r;
 	}
 	if ((f->flags & F_EOF) || f->fd < 0) {
 		f->flags |= F_EOF;
@@ -910,11 +532,11 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 	struct lf_ioq_job *job = NULL;
 	struct lf_ioq_result res;
 	if (read_it && !root && w->frame_rq) {
-		job = rq_find(w, t, w->pend.rec);
-		if (job && !take_job(w, job, &res, &fd, &err)) {
+		job = lf_dfs_rq_find(w, t, w->pend.rec);
+		if (job && !lf_dfs_rq_take(w, job, &res, &fd, &err)) {
 			job = NULL;
 		}
-		rq_feed(w, t, false); /* the next sibling in its place */
+		lf_dfs_rq_feed(w, t, false); /* the next sibling in its place */
 	}
 	if (read_it && !job) {
 		fd = lf_walk_open_dir(w, at_fd, w->path + nameoff, follow);
@@ -936,17 +558,17 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		if (!peek_top(w, t, &rerr)) {
 			if (w->fatal) {
 				if (job) {
-					abandon_job(w, job, &res);
+					lf_dfs_rq_abandon(w, job, &res);
 				}
 				lf_walk_close_fd(w, fd);
 				return -1;
 			}
 			if (rerr) {
 				/* Reported when the walk is back in the parent. */
-				struct lf_spill *s = add_spill(w, t);
+				struct lf_spill *s = lf_dfs_add_spill(w, t);
 				if (!s) {
 					if (job) {
-						abandon_job(w, job, &res);
+						lf_dfs_rq_abandon(w, job, &res);
 					}
 					lf_walk_close_fd(w, fd);
 					return lf_walk_set_fatal(w, errno);
@@ -955,7 +577,7 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 			} else if (!need_post && w->frames[t].depth > 0 && !lf_walk_is_logical(w)) {
 				/* Spent: the child takes its place and its region. */
 				release_window(w, t);
-				rq_drop_all(w, t);
+				lf_dfs_rq_drop_all(w, t);
 				lf_walk_close_fd(w, w->frames[t].fd);
 				drop_gi(w, t);
 				w->nframes--;
@@ -964,7 +586,7 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 	}
 	if (job && grow_frames(w) != 0) {
 		/* Before push_frame() would close the fd the kids are relative to. */
-		abandon_job(w, job, &res);
+		lf_dfs_rq_abandon(w, job, &res);
 		lf_walk_close_fd(w, fd);
 		return lf_walk_set_fatal(w, errno);
 	}
@@ -972,7 +594,7 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		return -1;
 	}
 	if (job) {
-		int r = fd >= 0 ? adopt_records(w, &res) : 0;
+		int r = fd >= 0 ? lf_dfs_rq_adopt(w, &res) : 0;
 		lf_ioq_done(w->ioq, job);
 		if (r != 0) {
 			return r;
@@ -1228,11 +850,11 @@ static int pop_frame(struct lf_walk *w)
 		f = &w->frames[t];
 	}
 	release_window(w, t);
-	rq_drop_all(w, t);
+	lf_dfs_rq_drop_all(w, t);
 	lf_walk_close_fd(w, f->fd);
 	drop_gi(w, t);
 	if (f->flags & F_SPILL) {
-		drop_spill(w, t);
+		lf_dfs_drop_spill(w, t);
 	}
 	w->arenatop = frame_start(w, t);
 	if (lf_walk_is_logical(w) && (f->flags & F_HAVE_ID)) {
@@ -1269,7 +891,7 @@ static int dfs_next(struct lf_walk *w)
 		struct lf_frame *top = &w->frames[t];
 		if (top->flags & F_LOST) {
 			if (top->flags & F_SPILL) {
-				drop_spill(w, t);
+				lf_dfs_drop_spill(w, t);
 			}
 			top->left = 0;
 			top->flags |= F_POST_DONE | F_EOF;
@@ -1311,7 +933,7 @@ int lf_dfs_next(struct lf_walk *w, struct lf_entry **ent)
 void lf_dfs_free(struct lf_walk *w)
 {
 	for (size_t i = 0; i < w->nframes; i++) {
-		rq_drop_all(w, i);
+		lf_dfs_rq_drop_all(w, i);
 		lf_walk_close_fd(w, w->frames[i].fd);
 		drop_gi(w, i);
 	}
@@ -1328,10 +950,5 @@ void lf_dfs_free(struct lf_walk *w)
 	w->hnext = NULL;
 	free(w->buckets);
 	w->buckets = NULL;
-	for (size_t k = 0; k < w->nspills; k++) {
-		free(w->spills[k].buf);
-	}
-	free(w->spills);
-	w->spills = NULL;
-	w->nspills = 0;
+	lf_dfs_free_spills(w);
 }

@@ -3,8 +3,9 @@
  * core's walk files.  Not installed.
  *
  * The calls go one way: walk.c (the public API) calls the engines and
- * walk_common.c; the depth-first engine (walk_dfs.c) and the
- * breadth-first engine (walk_bfs.c) call walk_common.c and never each other;
+ * walk_common.c; the depth-first engine (walk_dfs.c, with walk_dfs_ioq.c
+ * and walk_dfs_spill.c: see walk_dfs.h) and the breadth-first engine
+ * (walk_bfs.c) call walk_common.c and never each other;
  * walk_common.c calls neither engine: the one thing it needs from the
  * engine in use, evicting a directory fd, comes through w->evict.
  */
