@@ -101,7 +101,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 /*
  * If fd 0, 1 or 2 is closed, the first directory we open would take its
  * number and our output would go into it.  Fill the hole with an O_PATH fd,
