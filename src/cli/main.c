@@ -62,7 +62,8 @@
  *     find.c            luafind.find(): find's expressions as a filter of the walk
  *     regex.c           luafind.regex() and luafind.glob()
  *     json.c            luafind.json(): JSON text of a value or an entry
- *     sandbox.c         Lua states for untrusted code, luafind.sandbox{}
+ *     sandbox.c         Lua states for untrusted code: limits, globals, the budget
+ *     sandbox_object.c  luafind.sandbox{}: a sandbox as a Lua object, sb:run()
  *     sandbox_lib.c     the standard library's unbounded functions, bounded
  *     pattern_cost.c    a Lua pattern search's cost, counted before it runs
  *     lfcli.[ch]        the executable's Lua state, --script and -lua

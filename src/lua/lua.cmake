@@ -3,7 +3,8 @@
 #
 #   lf_lua         OBJECT  the binding: luafind.c walk.c entry.c regex.c
 #                          find.c (luafind.find, over the front end lf_find)
-#                          sandbox.c (lf_sandbox_new, luafind.sandbox),
+#                          sandbox.c (lf_sandbox_new), sandbox_object.c
+#                          (luafind.sandbox),
 #                          sandbox_lib.c and pattern_cost.c (its bounded
 #                          library functions) with
 #                          init.lua embedded (cmake/embed.cmake)
@@ -60,6 +61,7 @@ add_library(lf_lua OBJECT
   src/lua/regex.c
   src/lua/json.c
   src/lua/sandbox.c
+  src/lua/sandbox_object.c
   src/lua/sandbox_lib.c
   src/lua/pattern_cost.c
   ${PROJECT_BINARY_DIR}/generated/lf_init_lua.c)
