@@ -20,6 +20,14 @@ rm -rf "$work"
 mkdir -p "$work"
 clean_on_success "$work"
 
+# A race that never happens would pass: the swapper must work here
+# (renameat2's RENAME_EXCHANGE: not on every filesystem).
+mkdir -p "$work/probe/a" && ln -s a "$work/probe/b"
+if ! "$swapper" "$work/probe/a" "$work/probe/b" 0 | grep -q ready; then
+	skip_tool "renameat2(RENAME_EXCHANGE) in $work" "swapping a directory and a link during -delete"
+fi
+rm -rf "$work/probe"
+
 fresh() {
 	rm -rf "$work/r"
 	mkdir -p "$work/r/canary/keep" "$work/r/tree/d/sub"
