@@ -28,6 +28,7 @@ lf.json = core.json     -- json(value | entry [, fields]): JSON text, names enco
 lf.link = core.link     -- link(target, path): a hard link; true, or nil, msg, errno
 lf.sandbox = core.sandbox -- sandbox{max_memory =, max_steps =, allow =}: sb:run(code, ...)
 lf.is_root_dir = core.is_root_dir -- is_root_dir(path): whether path names / ("//", "/tmp/..")
+lf.errno = core.errno   -- errno values by name (lf.errno.ENOENT) and names by value (lf.errno[2])
 lf.version = core.version
 lf.core = core
 
@@ -69,7 +70,7 @@ end
 -- with counts.errors listing every message.  bytes (the sizes of the files)
 -- only with bytes = true: it costs one stat per file, which deleting does
 -- not need.
-local EPERM, EINVAL = 1, 22
+local EPERM, EINVAL = core.errno.EPERM, core.errno.EINVAL
 
 function lf.remove_tree(path, opts)
   opts = opts or {}

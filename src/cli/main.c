@@ -62,6 +62,7 @@
  *     find.c            luafind.find(): find's expressions as a filter of the walk
  *     regex.c           luafind.regex() and luafind.glob()
  *     json.c            luafind.json(): JSON text of a value or an entry
+ *     errno.c           luafind.errno: errno values by name and names by value
  *     sandbox.c         Lua states for untrusted code: limits, globals, the budget
  *     sandbox_object.c  luafind.sandbox{}: a sandbox as a Lua object, sb:run()
  *     sandbox_lib.c     the standard library's unbounded functions, bounded

@@ -307,6 +307,9 @@ LFB_HIDDEN bool lfb_sandbox_check(lua_State *L);
  */
 LFB_HIDDEN void lfb_sandbox_charge(lua_State *L, uint64_t steps);
 
+/* Push luafind.errno: errno values by name, and names by value (errno.c). */
+LFB_HIDDEN void lfb_push_errno(lua_State *L);
+
 /* In a new sandbox: wrap the library functions no hook bounds (sandbox_lib.c). */
 LFB_HIDDEN void lfb_sandbox_bound_libs(lua_State *L, int strlib, int tablib);
 

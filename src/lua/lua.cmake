@@ -62,6 +62,7 @@ add_library(lf_lua OBJECT
   src/lua/json.c
   src/lua/sandbox.c
   src/lua/sandbox_object.c
+  src/lua/errno.c
   src/lua/sandbox_lib.c
   src/lua/pattern_cost.c
   ${PROJECT_BINARY_DIR}/generated/lf_init_lua.c)

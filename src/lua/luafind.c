@@ -217,6 +217,8 @@ __attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
 	lua_setfield(L, mod, "link");
 	lua_pushcfunction(L, mod_is_root_dir);
 	lua_setfield(L, mod, "is_root_dir");
+	lfb_push_errno(L);
+	lua_setfield(L, mod, "errno");
 	lua_pushvalue(L, mod);
 	lfb_open_walk(L, state);
 	lfb_open_find(L, state);

@@ -80,4 +80,21 @@ end
 
 T.ok("module")
 
+-- Symbolic errno names (issue 21, item 2): both ways, as the C library has
+-- them, read-only in a sandbox.
+do
+  local E = lf.errno
+  assert(E.ENOENT == 2 and E.EACCES == 13 and E.ELOOP == 40, "Linux's values")
+  assert(E[E.ENOENT] == "ENOENT" and E[E.ENOTDIR] == "ENOTDIR", "names by value")
+  assert(E[E.EWOULDBLOCK] == "EAGAIN", "one name per value: the first")
+  for e in lf.walk{"/nonexistent-luafind"} do
+    local _, _, err = e:stat()
+    assert(E[err] == "ENOENT", tostring(err))
+  end
+  local sb <close> = lf.sandbox{}
+  local ran, res = sb:run("local E = require('luafind').errno; return pcall(function() E.ENOENT = 5 end), E.ENOENT")
+  assert(ran and res == false, "lf.errno writable in a sandbox")
+  T.ok("errno")
+end
+
 T.done()

@@ -13,7 +13,8 @@ with its target.  A link whose target cannot be checked (a directory without
 search permission on the way) is kept.]],
 }
 
-local ENOENT, ENOTDIR, ELOOP = 2, 20, 40   -- Linux's errno values
+local errno = require("luafind").errno
+local ENOENT, ENOTDIR, ELOOP = errno.ENOENT, errno.ENOTDIR, errno.ELOOP
 
 return s:clean{
   select = function(e)
