@@ -352,10 +352,10 @@ pcall(rawset, state, "find", evil)
 for k, v in pairs(lf) do pcall(function() v.find = evil end) end
 return wrote, lf.find == evil
 EOF
-	attempt proxy_raw '' 'ok luafind (read-only) nil nil 0 18' <<'EOF'
+	attempt proxy_raw '' 'ok luafind (read-only) nil nil 0 19' <<'EOF'
 local lf = require "luafind"
 local n = 0
-for k, v in pairs(lf) do n = n + 1 end
+for k, v in pairs(lf) do n = n + 1 end -- the fields pairs hands out, errno among them
 return getmetatable(lf), rawget(lf, "find"), next(lf), #lf, n
 EOF
 	attempt proxy_setmetatable '' 'error: cannot change a protected metatable' <<'EOF'
