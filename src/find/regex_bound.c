@@ -100,9 +100,14 @@ bool lf_regex_bounded(const char *pattern, size_t max_size, const char **why)
 			q += *q == '^';
 			q += *q == ']';
 			while (*q && *q != ']') {
-				q += q[0] == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=') && strchr(q + 2, ']') ?
-					     strchr(q + 2, ']') - q + 1 :
-					     1;
+				if (q[0] == '[' && (q[1] == ':' || q[1] == '.' || q[1] == '=')) {
+					/* "[:alpha:]": to its ']', once; none is regcomp's error.
+					 * (Searching again from each '[' was quadratic.) */
+					const char *close = strchr(q + 2, ']');
+					q = close ? close + 1 : q + strlen(q);
+				} else {
+					q++;
+				}
 			}
 			next = *q ? q + 1 : q;
 			last = 1;

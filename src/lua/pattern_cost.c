@@ -125,7 +125,8 @@ static bool in_set(unsigned char c, const char *p, const char *ep)
 
 static bool single(struct matcher *m, const char *s, const char *p, const char *ep)
 {
-	if (s >= m->s_end || !count(m, 1)) {
+	/* A set is scanned whole by each test: it costs its length. */
+	if (s >= m->s_end || !count(m, *p == '[' ? (uint64_t)(ep - p) : 1)) {
 		return false;
 	}
 	unsigned char c = (unsigned char)*s;
@@ -288,7 +289,7 @@ static const char *match(struct matcher *m, const char *s, const char *p)
 			}
 			unsigned char prev = s == m->s0 ? '\0' : (unsigned char)s[-1];
 			unsigned char cur = s < m->s_end ? (unsigned char)*s : '\0';
-			if (in_set(prev, p, ep - 1) || !in_set(cur, p, ep - 1)) {
+			if (!count(m, 2 * (uint64_t)(ep - p)) || in_set(prev, p, ep - 1) || !in_set(cur, p, ep - 1)) {
 				break;
 			}
 			p = ep;

@@ -475,6 +475,10 @@ EOF
 	attempt pattern_gmatch '--max-steps 1000000' 'error: *string.gmatch: pattern too costly*' <<'EOF'
 for w in ("a"):rep(5000):gmatch("a-a-a-a-b") do end
 EOF
+	# A set is scanned whole at each test: its length counts.
+	attempt pattern_long_set '--max-steps 1000000' 'error: *string.find: pattern too costly*' <<'EOF'
+return ("b"):rep(200000):find("[" .. ("a"):rep(200000) .. "]")
+EOF
 	attempt plain_find '--max-steps 1000000' 'ok nil 2 2 3 3' <<'EOF'
 local s = ("a"):rep(1000000)
 local a, b = ("x.y"):find(".", 1, true)
@@ -620,6 +624,10 @@ for e in require("luafind").find(..., "-regextype", "posix-extended", "-regex", 
 EOF
 	attempt regex_gnu_backref '--max-memory 33554432 --max-steps 1000000' "error: *refused here: a back-reference" <<'EOF'
 for e in require("luafind").find(..., "-regex", ".*\\(a*\\)*\\1") do end
+EOF
+	# An unterminated bracket of classes: the bound's scan stays linear.
+	attempt regex_gnu_brackets '--max-memory 33554432 --max-steps 1000000' "error: *Unmatched \\[*" <<'EOF'
+for e in require("luafind").find(..., "-regextype", "posix-extended", "-regex", "[" .. ("[:"):rep(100000)) do end
 EOF
 	attempt regex_gnu_kept '--max-memory 33554432 --max-steps 1000000' 'ok 8' <<'EOF'
 local n = 0
