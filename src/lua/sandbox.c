@@ -290,6 +290,9 @@ bool lfb_sandbox_check(lua_State *L)
 	return s != NULL;
 }
 
+/* A charge worth reading the CPU clock for (a system call) before it runs. */
+#define LARGE_CHARGE 1000000u
+
 void lfb_sandbox_charge(lua_State *L, uint64_t steps)
 {
 	struct sandbox *s = get_sandbox(L);
@@ -299,6 +302,18 @@ void lfb_sandbox_charge(lua_State *L, uint64_t steps)
 	uint64_t left = s->max_steps - s->used;
 	if (s->steps_hit || steps > left || time_up(s)) {
 		out_of_steps(L, s);
+	}
+	/*
+	 * Under a time limit alone the budget is all but endless: a large
+	 * charge is also weighed against the CPU time left, at 1 ns a step
+	 * (a C loop's step costs more), since nothing interrupts the C call.
+	 */
+	if (s->deadline_ns && steps > LARGE_CHARGE) {
+		uint64_t now = thread_cpu_ns();
+		if (now >= s->deadline_ns || steps > s->deadline_ns - now) {
+			s->time_hit = true;
+			out_of_steps(L, s);
+		}
 	}
 	s->used += steps;
 }

@@ -496,6 +496,11 @@ EOF
 steps' <<'EOF'
 return table.move({}, 1, 2^40, 1)
 EOF
+	# With a time limit alone the budget is endless: the charge is weighed
+	# against the time left.
+	attempt table_move_time_only '--max-time-ms 500' 'time' <<'EOF'
+return table.move({}, 1, 2^40, 1)
+EOF
 	attempt table_insert '--max-steps 1000000' 'steps' <<'EOF'
 local t = {} for i = 1, 1e5 do t[i] = i end
 for i = 1, 1e9 do table.insert(t, 1, i) end
