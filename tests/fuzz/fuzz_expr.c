@@ -22,6 +22,16 @@ static void quiet(void *arg, const struct lf_error *err)
 	(void)err;
 }
 
+/* The tree goes when libFuzzer exits (with exit(); a crash keeps it). */
+static void remove_tree(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "%s: could not remove %s\n", __FILE__, tree);
+	}
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -35,6 +45,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (system(cmd) != 0) {
 		abort();
 	}
+	atexit(remove_tree);
 	int fd = open("/dev/null", O_WRONLY);
 	dup2(fd, STDOUT_FILENO);
 	close(fd);

@@ -21,6 +21,16 @@
 
 static char tree[64];
 
+/* The tree goes when libFuzzer exits (with exit(); a crash keeps it). */
+static void remove_tree(void)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tree);
+	if (system(cmd) != 0) {
+		fprintf(stderr, "%s: could not remove %s\n", __FILE__, tree);
+	}
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
@@ -32,6 +42,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (system(cmd) != 0) {
 		abort();
 	}
+	atexit(remove_tree);
 	/* Snippets print; libFuzzer's own reports go to standard error. */
 	int fd = open("/dev/null", O_WRONLY);
 	dup2(fd, STDOUT_FILENO);
