@@ -463,11 +463,7 @@ static int run(struct lf_cmdline *cmd, bool stats)
 	if (stats) {
 		print_stats(ctx, &r.total, r.entries);
 	}
-	if (lf_out_close(&out) != 0) {
-		/* GNU find's two lines; we also stop at the first failed write. */
-		lf_run_report_write_error(ctx, out.err);
-		status = 1;
-	}
+	lf_out_close(&out); /* flushed, and a failed write reported, by lf_run_finish() */
 	return status;
 }
 
@@ -493,6 +489,21 @@ static int dispatch(const struct cli_opts *o, struct lf_cmdline *cmd)
 	return status;
 }
 
+/*
+ * Flush what went through stdio (Lua's print, io.write): a failed write is
+ * reported in the words of the run's own output (lf_run_report_write_error).
+ */
+static int flush_stdout(struct lf_ctx *ctx)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout)) {
+		return 0;
+	}
+	lf_run_report_write_error(ctx, errno ? errno : EIO);
+	clearerr(stdout);
+	return -1;
+}
+
 struct isolated_work {
 	const struct cli_opts *o;
 	struct lf_cmdline *cmd;
@@ -504,8 +515,7 @@ static int isolated_work(void *arg)
 	const struct isolated_work *w = arg;
 	int status = dispatch(w->o, w->cmd);
 	lf_cli_close_lua();
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		lf_diag(w->cmd->ctx, "write error");
+	if (flush_stdout(w->cmd->ctx) != 0) {
 		status = 1;
 	}
 	return status;
@@ -634,8 +644,7 @@ int main(int argc, char **argv)
 	free(fargv);
 	free(map);
 	free(o.iso_read);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		lf_diag(ctx, "write error");
+	if (flush_stdout(ctx) != 0) {
 		status = 1;
 	}
 	lf_ctx_free(ctx); /* after the Lua state, which borrows it */

@@ -22,10 +22,9 @@ struct lf_query {
 	struct lf_run run;
 	char **words; /* copies of the expression, which points into them */
 	int nwords;
-	bool finished;
-	/* The walk and root whose refusal of / was checked last (-delete). */
-	const struct lf_walk *checked_walk;
-	size_t checked_root;
+	/* The walk and root begun last (-delete: begin_root). */
+	const struct lf_walk *begun_walk;
+	size_t begun_root;
 };
 
 LF_PUBLIC void lf_ctx_set_progname(struct lf_ctx *ctx, const char *name)
@@ -112,31 +111,32 @@ LF_PUBLIC void lf_query_walk_opts(const struct lf_query *q, struct lf_walk_opts 
 
 /*
  * A host's walk may start anywhere, in any order and without
- * LF_WALK_REFUSE_SLASH: -delete still never takes /.  Each root is
- * checked at its first entry, which under -depth is deep inside it: a
- * new walk (its first entry), another walker or another root.
+ * LF_WALK_REFUSE_SLASH: each of its roots begins the run's walk
+ * (lf_run_begin) at its first entry, which under -depth is deep inside it:
+ * a new walk (its first entry), another walker or another root.
  */
-static bool root_refused(struct lf_query *q, const struct lf_walk *w, const struct lf_entry *e)
+static int begin_root(struct lf_query *q, const struct lf_walk *w, const struct lf_entry *e)
 {
-	bool first = lf_walk_counters(w)->entries <= 1 || w != q->checked_walk || e->root != q->checked_root;
-	q->checked_walk = w;
-	q->checked_root = e->root;
+	bool first = lf_walk_counters(w)->entries <= 1 || w != q->begun_walk || e->root != q->begun_root;
+	q->begun_walk = w;
+	q->begun_root = e->root;
 	const char *root = first ? lf_walk_root(w, e->root) : NULL;
-	if (!root || !lf_run_refused_root(&q->cmd, &root, 1)) {
-		return false;
-	}
-	lf_run_report_refusal(q->ctx, root, strlen(root));
-	q->run.ev.status = 1;
-	q->run.ev.stop = true;
-	return true;
+	return root ? lf_run_begin(&q->run, &root, 1) : 0;
 }
 
-LF_PUBLIC bool lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e)
+LF_PUBLIC int lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e)
 {
-	if (q->cmd.delete && root_refused(q, w, e)) {
-		return false;
+	if (q->cmd.delete && begin_root(q, w, e) != 0) {
+		return -1;
 	}
-	return lf_run_entry(&q->run, w, e) == LF_RUN_TRUE;
+	switch (lf_run_entry(&q->run, w, e)) {
+	case LF_RUN_TRUE: return 1;
+	case LF_RUN_FALSE: return 0;
+	case LF_RUN_SKIPPED: return 0; /* gone before it was read: as find, nothing said */
+	case LF_RUN_ERROR:
+	case LF_RUN_FAILED: break;
+	}
+	return -1;
 }
 
 LF_PUBLIC bool lf_query_done(const struct lf_query *q)
@@ -151,24 +151,12 @@ LF_PUBLIC int lf_query_run(struct lf_query *q, const char *const *roots, size_t 
 		roots = dot;
 		nroots = 1;
 	}
-	lf_run_roots(&q->run, roots, nroots);
-	q->finished = true; /* lf_run_roots ran the finish hooks */
-	return lf_query_finish(q);
+	return lf_run_roots(&q->run, roots, nroots);
 }
 
 LF_PUBLIC int lf_query_finish(struct lf_query *q)
 {
-	if (!q->finished) {
-		q->finished = true;
-		if (!q->run.ev.stop) {
-			lf_expr_finish(q->cmd.expr, &q->run.ev);
-		}
-	}
-	if (lf_out_flush(&q->out) != 0) {
-		lf_run_report_write_error(q->ctx, q->out.err);
-		q->run.ev.status = 1;
-	}
-	return q->run.ev.status;
+	return lf_run_finish(&q->run);
 }
 
 LF_PUBLIC void lf_query_free(struct lf_query *q)

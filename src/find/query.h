@@ -19,7 +19,7 @@
  *	struct lf_walk *w = lf_walk_open(&opts);
  *	struct lf_entry *e;
  *	while (!lf_query_done(q) && lf_walk_next(w, &e) > 0)
- *		if (lf_query_eval(q, w, e))
+ *		if (lf_query_eval(q, w, e) > 0)  // 0: false, -1: could not tell
  *			puts(e->path);
  *	lf_walk_close(w);
  *	int status = lf_query_finish(q);    // find's exit status
@@ -122,13 +122,18 @@ LF_PUBLIC void lf_query_walk_opts(const struct lf_query *q, struct lf_walk_opts 
 
 /**
  * Evaluate the query for entry @e of walk @w (a walk opened with the
- * options of lf_query_walk_opts).  An error entry is reported and counts
- * as false.  Actions act (-print writes to standard output, -delete
- * deletes...).
+ * options of lf_query_walk_opts).  Actions act (-print writes to standard
+ * output, -delete deletes...).  Three answers, as lf_walk_next() gives:
+ * test for > 0, since an entry that could not be told about is neither a
+ * match nor a non-match.
  *
- * @return true if the expression is true for the entry
+ * @return 1 if the expression is true for the entry, 0 if it is false,
+ *         -1 if it could not be told: an error entry (the walk could not
+ *         read it), a test or an action that failed (a stat, a -regex at
+ *         run time, -delete), or -delete refusing / (then lf_query_done()
+ *         is true); the errors went to the reporter
  */
-LF_PUBLIC bool lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e);
+LF_PUBLIC int lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e);
 
 /** Whether the walk must end now: -quit, a fatal error, a failed write. */
 LF_PUBLIC bool lf_query_done(const struct lf_query *q);

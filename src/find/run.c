@@ -1,6 +1,7 @@
 /*
- * run.c: the driver: walks, entries, -files0-from, refusing /, the end of a
- * run.  The words of its messages are GNU find 4.9's.
+ * run.c: the lifecycle of a run (begin, entry, finish: run.h) and the
+ * driver of whole walks and of -files0-from.  The words of its messages are
+ * GNU find 4.9's.
  */
 #define _GNU_SOURCE
 #include "run.h"
@@ -92,6 +93,16 @@ static bool included(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
 	return e->depth >= cmd->mindepth;
 }
 
+/* Report that -delete refuses @path, the root directory /, as a usage error. */
+static void report_refusal(struct lf_ctx *ctx, const char *path, size_t len)
+{
+	FILE *fp = lf_diag_begin(ctx);
+	fputs("refusing to delete ", fp);
+	lf_diag_quote(fp, path, len);
+	fputs(": it is the root directory /", fp);
+	lf_diag_end(ctx, LF_ERROR_USAGE, path, len, 0);
+}
+
 /* The entry step, inline in the walks below (once per entry: it counts). */
 static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
 {
@@ -112,7 +123,7 @@ static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, 
 			/* The walk found / behind the root (LF_WALK_REFUSE_SLASH):
 			 * the run stops before anything else is deleted. */
 			lf_out_flush(ev->out);
-			lf_run_report_refusal(r->cmd->ctx, e->path, e->pathlen);
+			report_refusal(r->cmd->ctx, e->path, e->pathlen);
 			ev->status = 1;
 			ev->stop = true;
 			return LF_RUN_ERROR;
@@ -138,7 +149,17 @@ static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, 
 
 enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_entry *e)
 {
-	return run_entry(r, w, e);
+	/* The status is the run's: this entry's errors are those that set it
+	 * now. */
+	struct lf_eval *ev = &r->ev;
+	int before = ev->status;
+	ev->status = 0;
+	enum lf_run_result res = run_entry(r, w, e);
+	if ((res == LF_RUN_TRUE || res == LF_RUN_FALSE) && (ev->status || ev->entry_failed || ev->stop)) {
+		res = LF_RUN_FAILED;
+	}
+	ev->status |= before;
+	return res;
 }
 
 bool lf_run_must_stop(const struct lf_run *r)
@@ -153,7 +174,8 @@ bool lf_path_is_root_dir(const char *path, bool follow)
 	return stat("/", &slash) == 0 && r == 0 && st.st_dev == slash.st_dev && st.st_ino == slash.st_ino;
 }
 
-const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
+/* The root of @roots that is / when @cmd deletes, or NULL. */
+static const char *refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots)
 {
 	/* The walk follows a root that is a link under -H and -L: so does this. */
 	bool follow = cmd->opts.symlinks != LF_PHYSICAL;
@@ -172,13 +194,47 @@ void lf_run_report_write_error(struct lf_ctx *ctx, int err)
 	lf_diag_kind(ctx, LF_ERROR_RUNTIME, "write error");
 }
 
-void lf_run_report_refusal(struct lf_ctx *ctx, const char *path, size_t len)
+bool lf_run_output_failed(struct lf_run *r)
 {
-	FILE *fp = lf_diag_begin(ctx);
-	fputs("refusing to delete ", fp);
-	lf_diag_quote(fp, path, len);
-	fputs(": it is the root directory /", fp);
-	lf_diag_end(ctx, LF_ERROR_USAGE, path, len, 0);
+	struct lf_out *out = r->ev.out;
+	if (!out || !out->err || r->write_reported) {
+		return false;
+	}
+	r->write_reported = true;
+	lf_run_report_write_error(r->cmd->ctx, out->err);
+	r->ev.status = 1;
+	return true;
+}
+
+int lf_run_begin(struct lf_run *r, const char *const *roots, size_t nroots)
+{
+	const char *slash = refused_root(r->cmd, roots, nroots);
+	if (!slash) {
+		return 0;
+	}
+	lf_out_flush(r->ev.out);
+	report_refusal(r->cmd->ctx, slash, strlen(slash));
+	r->ev.status = 1;
+	r->ev.stop = true;
+	return -1;
+}
+
+void lf_run_cancel(struct lf_run *r)
+{
+	r->cancelled = true;
+}
+
+int lf_run_finish(struct lf_run *r)
+{
+	if (!r->finished && !r->cancelled && !r->ev.stop) {
+		lf_expr_finish(r->cmd->expr, &r->ev);
+	}
+	r->finished = true;
+	if (r->ev.out) {
+		lf_out_flush(r->ev.out);
+		lf_run_output_failed(r);
+	}
+	return r->ev.status;
 }
 
 /*
@@ -192,10 +248,7 @@ static int walk_roots(struct lf_run *r, const char *const *roots, size_t nroots)
 	struct lf_cmdline *cmd = r->cmd;
 	struct lf_ctx *ctx = cmd->ctx;
 	struct lf_eval *ev = &r->ev;
-	const char *slash = lf_run_refused_root(cmd, roots, nroots);
-	if (slash) {
-		lf_run_report_refusal(ctx, slash, strlen(slash));
-		ev->status = 1;
+	if (lf_run_begin(r, roots, nroots) != 0) {
 		return -1;
 	}
 	struct lf_walk_opts opts = cmd->opts;
@@ -352,9 +405,5 @@ int lf_run_roots(struct lf_run *r, const char *const *roots, size_t nroots)
 	} else {
 		walk_roots(r, r->cmd->roots, r->cmd->nroots);
 	}
-	/* Pending -exec ... + batches run even after -quit, as in find. */
-	if (!r->ev.stop) {
-		lf_expr_finish(r->cmd->expr, &r->ev);
-	}
-	return r->ev.status;
+	return lf_run_finish(r);
 }

@@ -1,11 +1,18 @@
 /**
- * run.h: the one driver of find expressions: what happens to each entry of
- * a walk (enter hooks, error entries, -ignore_readdir_race, evaluation,
- * -quit), the walk of a command line's roots or of -files0-from's names,
- * the refusal of / under -delete, and the end of a run (pending -exec ... +
- * batches).  The command line and the C API run whole walks with
- * lf_run_roots(); the Lua binding's luafind.find pulls entries itself and
- * hands each to lf_run_entry().
+ * run.h: the one driver of find expressions, and the one lifecycle of a run:
+ *
+ *	lf_run_init      the run of a parsed command line
+ *	lf_run_begin     before each walk: -delete never takes /
+ *	lf_run_entry     each entry: enter hooks, error entries,
+ *	                 -ignore_readdir_race, evaluation, -quit
+ *	lf_run_finish    pending -exec ... + batches, standard output flushed,
+ *	                 a failed write reported once; find's exit status
+ *	lf_run_free
+ *
+ * The command line and the C API's lf_query_run() walk a command line's
+ * roots or -files0-from's names with lf_run_roots(), which goes through all
+ * of it; lf_query_eval() and the Lua binding's luafind.find pull entries
+ * from their own walks and call begin, entry and finish themselves.
  */
 #ifndef LF_RUN_H
 #define LF_RUN_H
@@ -38,6 +45,9 @@ struct lf_run {
 	unsigned progress_every; /**< at least 1 when progress is set */
 	unsigned progress_left;  /**< entries until the next call */
 	uint64_t skip_post;     /**< the entry that is the post visit of an excluded directory */
+	bool finished;          /**< lf_run_finish() ran the finish hooks */
+	bool cancelled;         /**< lf_run_cancel(): no finish hooks */
+	bool write_reported;    /**< a failed write to standard output was reported */
 };
 
 /**
@@ -46,12 +56,31 @@ struct lf_run {
  */
 int lf_run_init(struct lf_run *r, struct lf_cmdline *cmd, struct lf_out *out);
 
+/**
+ * Begin a walk of @roots.  When the command line deletes and one of them
+ * is / (in any spelling: "//", "/tmp/..", and under -H or -L a symbolic
+ * link to /, which the walk follows), -delete refuses it: the refusal is
+ * reported as a usage error naming the root, the run stops (status 1) and
+ * nothing must be walked.  The walk checks again on the directory it opens
+ * (LF_WALK_REFUSE_SLASH), and lf_run_entry() then refuses the same way.
+ *
+ * @return 0, or -1 when the run must not walk @roots
+ */
+int lf_run_begin(struct lf_run *r, const char *const *roots, size_t nroots);
+
 /** What lf_run_entry() made of an entry. */
 enum lf_run_result {
-	LF_RUN_FALSE = 0, /**< the expression is false for it, or a fatal error (ev.stop) */
+	LF_RUN_FALSE = 0, /**< the expression is false for it */
 	LF_RUN_TRUE,      /**< the expression is true for it */
 	LF_RUN_ERROR,     /**< an error entry (reported if r->report_errors) */
 	LF_RUN_SKIPPED,   /**< an error entry that -ignore_readdir_race drops */
+	/**
+	 * An error was reported while evaluating it (a stat inside a test, a
+	 * failed action, a fatal error that stops the run): whether the
+	 * expression is true for it could not be told, and it must not be
+	 * acted on.
+	 */
+	LF_RUN_FAILED,
 };
 
 /**
@@ -65,19 +94,35 @@ enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_e
 bool lf_run_must_stop(const struct lf_run *r);
 
 /**
- * The root of @roots that is / (in any spelling: "//", "/tmp/..", and under
- * -H or -L a symbolic link to /, which the walk follows) when @cmd deletes,
- * which must then be refused before anything is done; NULL otherwise.  The
- * walk checks again on the directory it opens (LF_WALK_REFUSE_SLASH), and
- * lf_run_entry() then stops the run with the same refusal.
+ * Whether standard output failed: the first call that sees it reports the
+ * failure (lf_run_report_write_error), stops the run and makes the status
+ * 1, and returns true; every other call returns false.
  */
-const char *lf_run_refused_root(const struct lf_cmdline *cmd, const char *const *roots, size_t nroots);
+bool lf_run_output_failed(struct lf_run *r);
 
-/** Report that standard output could not be written (errno @err), as GNU find. */
+/**
+ * Report that standard output could not be written (errno @err) in GNU
+ * find's words: the run's own output goes through lf_run_output_failed()
+ * and lf_run_finish(); the command line reports its other output (Lua's
+ * print, --isolate's copy) with it.
+ */
 void lf_run_report_write_error(struct lf_ctx *ctx, int err);
 
-/** Report that -delete refuses @path, the root directory /, as a usage error. */
-void lf_run_report_refusal(struct lf_ctx *ctx, const char *path, size_t len);
+/**
+ * Give up the run: lf_run_finish() will not run the finish hooks (a
+ * walker collected without being closed, a loop cancelled).
+ */
+void lf_run_cancel(struct lf_run *r);
+
+/**
+ * End the run: the finish hooks (pending -exec ... + batches, which run
+ * after -quit too) once, unless a fatal error stopped the run or it was
+ * cancelled; then standard output is flushed, a failed write reported once.
+ * Calling it again only flushes.
+ *
+ * @return find's exit status: 0, or 1 if anything failed
+ */
+int lf_run_finish(struct lf_run *r);
 
 /**
  * Whether @path names / (in any spelling: "//", "/tmp/.."), following a
@@ -88,9 +133,9 @@ bool lf_path_is_root_dir(const char *path, bool follow);
 
 /**
  * Walk @roots (cmd->roots if NULL) to the end, or -files0-from's names when
- * the command line says so, evaluating the expression for every entry;
- * then run the finish hooks (pending -exec ... + batches) unless a fatal
- * error stopped it.  Every problem is reported to the context.
+ * the command line says so, each walk begun by lf_run_begin() and each
+ * entry handed to lf_run_entry(); then lf_run_finish().  Every problem is
+ * reported to the context.
  *
  * @return find's exit status: 0, or 1 if anything failed
  */

@@ -61,17 +61,18 @@ struct lfb_find {
 	bool has_out;
 	bool started;     /* the walk is open: the finish hooks are due */
 	bool quit;        /* -quit, or a fatal error: end at the next step */
-	bool out_reported; /* a write error on standard output was raised */
 	unsigned yield_gen; /* the walker's generation at the last entry handed out */
 };
 
 /* ---- closing ------------------------------------------------------------ */
 
 /*
- * Finish and free the front-end state of a find walker: run the finish
- * hooks (pending -exec ... + batches) unless the walk never started, flush
- * the output, free the expression; sets lw->find_failed and lw->find = NULL.
- * Never raises (it runs from __close and __gc).
+ * Finish and free the front-end state of a find walker: end the run
+ * (lf_run_finish: pending -exec ... + batches, which run after a break too,
+ * as after -quit), unless the walk never started, was cancelled or is
+ * being collected (__gc only releases); free the expression.  Sets
+ * lw->find_failed and lw->find = NULL.  Never raises (it runs from __close
+ * and __gc).
  */
 static void find_close(struct lfb_walk *lw, bool finish)
 {
@@ -79,17 +80,13 @@ static void find_close(struct lfb_walk *lw, bool finish)
 	lw->find = NULL;
 	lw->filter_step = NULL; /* a closed walker steps as walk()'s: to nil */
 	lw->filter_close = NULL;
-	if (finish && f->started && !f->run.ev.stop && !lw->cancelled) {
-		/* Pending -exec ... + batches run after a break too, as after -quit;
-		 * never from the collector (__gc), which only releases. */
-		lf_expr_finish(f->cmd.expr, &f->run.ev);
-	}
 	if (f->has_out) {
-		fflush(stdout); /* what Lua printed so far comes first */
-		if (lf_out_close(&f->out) != 0 && !f->out_reported) {
-			lf_run_report_write_error(f->ctx, f->out.err);
-			f->run.ev.status = 1;
+		if (!finish || !f->started || lw->cancelled) {
+			lf_run_cancel(&f->run);
 		}
+		fflush(stdout); /* what Lua printed so far comes first */
+		lf_run_finish(&f->run);
+		lf_out_close(&f->out);
 	}
 	lw->find_failed = f->run.ev.status != 0;
 	if (f->has_cmd) {
@@ -284,6 +281,26 @@ static int raise_eval_error(lua_State *L, struct lfb_find *f, const struct lf_en
 	return lua_error(L);
 }
 
+/*
+ * Standard output failed: the run's report of it (once), raised as an
+ * error object; the walk ends at the next step.
+ */
+static void raise_output_error(lua_State *L, struct lfb_find *f)
+{
+	f->quit = true;
+	struct lf_error_list said = {0};
+	struct lf_diag_collector col;
+	lf_diag_collect(f->ctx, &col, &said);
+	bool failed = lf_run_output_failed(&f->run);
+	lf_diag_uncollect(f->ctx, &col);
+	if (failed) {
+		lf_error_list_free(&f->errs);
+		push_error_object(L, &said, "write error", true);
+		lf_error_list_free(&said);
+		lua_error(L);
+	}
+}
+
 /* The iterator step (the walker at index 1, open or closed). */
 static int find_step(lua_State *L, struct lfb_walk *lw)
 {
@@ -294,8 +311,6 @@ static int find_step(lua_State *L, struct lfb_walk *lw)
 			return 1;
 		}
 		lw->entries++;
-		int before = f->run.ev.status;
-		f->run.ev.status = 0;
 		struct lf_diag_collector col;
 		if (f->raise) {
 			lf_diag_collect(f->ctx, &col, &f->errs);
@@ -305,34 +320,26 @@ static int find_step(lua_State *L, struct lfb_walk *lw)
 			lf_diag_uncollect(f->ctx, &col);
 		}
 		if (res == LF_RUN_SKIPPED) {
-			f->run.ev.status |= before;
 			continue;
 		}
 		if (res == LF_RUN_ERROR) {
-			f->run.ev.status |= before;
 			lf_error_list_free(&f->errs);
 			if (!lfb_walk_keep_error(L, lw, e, warn_error)) {
 				continue;
 			}
 			return yield(L, lw, e);
 		}
-		bool match = res == LF_RUN_TRUE;
-		bool failed = f->run.ev.status != 0;
-		f->run.ev.status |= before;
 		if (f->run.ev.quit || f->run.ev.stop) {
 			f->quit = true;
 		}
-		if (f->out.err && !f->out_reported) {
-			f->out_reported = true;
-			f->quit = true;
-			f->run.ev.status = 1;
-			return luaL_error(L, FN ": standard output: %s", strerror(f->out.err));
+		if (f->out.err) {
+			raise_output_error(L, f);
 		}
-		if (failed && f->raise) {
+		if (res == LF_RUN_FAILED && f->raise) {
 			return raise_eval_error(L, f, e);
 		}
 		lf_error_list_free(&f->errs); /* what did not make it fail: warnings */
-		if (match) {
+		if (res == LF_RUN_TRUE) {
 			return yield(L, lw, e);
 		}
 	}
@@ -681,18 +688,6 @@ static int mod_find(lua_State *L)
 		lf_diag_report(f->ctx, &said.v[i]); /* warnings (-warn) */
 	}
 	lf_error_list_free(&said);
-	const char *slash = lf_run_refused_root(&f->cmd, f->cmd.roots, f->cmd.nroots);
-	if (slash) {
-		/* run.c's refusal, as an error object like the expression's. */
-		struct lf_error_list refusal = {0};
-		lf_diag_collect(f->ctx, &col, &refusal);
-		lf_run_report_refusal(f->ctx, slash, strlen(slash));
-		lf_diag_uncollect(f->ctx, &col);
-		push_error_object(L, &refusal, "", true);
-		lf_error_list_free(&refusal);
-		return lua_error(L);
-	}
-
 	struct lf_walk_opts opts = f->cmd.opts;
 	opts.roots = lw->roots;
 	opts.nroots = a.nroots;
@@ -717,6 +712,18 @@ static int mod_find(lua_State *L)
 	if (lf_run_init(&f->run, &f->cmd, &f->out) != 0) {
 		return out_of_memory(L);
 	}
+	/* What stops the run before it walks (-delete and /) is raised as an
+	 * error object, as the expression's errors are. */
+	struct lf_error_list not_begun = {0};
+	lf_diag_collect(f->ctx, &col, &not_begun);
+	r = lf_run_begin(&f->run, lw->roots, a.nroots);
+	lf_diag_uncollect(f->ctx, &col);
+	if (r != 0) {
+		push_error_object(L, &not_begun, "", true);
+		lf_error_list_free(&not_begun);
+		return lua_error(L);
+	}
+	lf_error_list_free(&not_begun);
 	/* Error entries follow the errors option (lfb_walk_keep_error). */
 	f->run.report_errors = false;
 	lfb_walk_start(L, lw, &opts, FN);

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 	}
 	struct lf_entry *e;
 	while (!lf_query_done(q) && lf_walk_next(w, &e) > 0) {
-		if (lf_query_eval(q, w, e)) {
+		if (lf_query_eval(q, w, e) > 0) {
 			printf("%.*s\n", (int)e->pathlen, e->path);
 		}
 	}

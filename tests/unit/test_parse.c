@@ -329,7 +329,7 @@ static void *deep_run(void *arg)
 		struct lf_walk *walk = lf_walk_open(&opts);
 		struct lf_entry *e;
 		if (walk && lf_walk_next(walk, &e) > 0) {
-			job->matched = lf_query_eval(q, walk, e);
+			job->matched = lf_query_eval(q, walk, e) > 0;
 		}
 		lf_walk_close(walk);
 		lf_query_finish(q);

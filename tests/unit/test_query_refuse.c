@@ -66,13 +66,16 @@ static void run_host(const char *root, const char *mode, bool host_flags_only)
 	struct lf_walk *w = lf_walk_open(&opts);
 	assert_non_null(w);
 	struct lf_entry *e;
-	int matches = 0, evaluated = 0;
+	int matches = 0, evaluated = 0, untold = 0;
 	while (!lf_query_done(q) && lf_walk_next(w, &e) > 0) {
 		evaluated++;
-		matches += lf_query_eval(q, w, e);
+		int r = lf_query_eval(q, w, e);
+		matches += r > 0;
+		untold += r < 0;
 	}
 	lf_walk_close(w);
 	assert_int_equal(matches, 0);
+	assert_int_equal(untold, 1); /* refused: neither a match nor a non-match */
 	assert_int_equal(evaluated, 1); /* done at the first entry */
 	assert_int_equal(lf_query_finish(q), 1);
 	lf_query_free(q);
