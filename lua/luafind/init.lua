@@ -29,6 +29,7 @@ lf.link = core.link     -- link(target, path): a hard link; true, or nil, msg, e
 lf.sandbox = core.sandbox -- sandbox{max_memory =, max_steps =, allow =}: sb:run(code, ...)
 lf.is_root_dir = core.is_root_dir -- is_root_dir(path): whether path names / ("//", "/tmp/..")
 lf.errno = core.errno   -- errno values by name (lf.errno.ENOENT) and names by value (lf.errno[2])
+lf.strerror = core.strerror -- strerror(errno): the system's message ("No such file or directory")
 lf.version = core.version
 lf.core = core
 

@@ -660,9 +660,9 @@ local tmp_count = 0
 function M.replace_by_link(target, path)
   tmp_count = tmp_count + 1
   local tmp = format("%s/.luafind-link-%d-%d.tmp", M.dirname(path), os_time(), tmp_count)
-  local linked, err = lf.link(target, tmp)
+  local linked, err, code = lf.link(target, tmp)
   if not linked then
-    return nil, format("%s: cannot link to %s: %s", path, target, err:match(": ([^:]*)$") or err)
+    return nil, format("%s: cannot link to %s: %s", path, target, code and lf.strerror(code) or err)
   end
   local renamed, msg = os_rename(tmp, path)
   if not renamed then

@@ -75,7 +75,7 @@ static bool skip_errors;
 static struct lf_expr *parse_lua_errors(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	if (strcmp(args[0], "stop") != 0 && strcmp(args[0], "skip") != 0) {
-		lf_parse_error(p, 1, "invalid argument `%s' to `%s' (stop or skip)", args[0], prim->name);
+		lf_parse_error_named(p, 1, "invalid argument `%s' to `%s' (stop or skip)", args[0], prim->name);
 		return NULL;
 	}
 	skip_errors = args[0][1] == 'k';

@@ -12,6 +12,7 @@
 #ifndef LUAFIND_ERROR_H
 #define LUAFIND_ERROR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -53,6 +54,9 @@ struct lf_error {
 	/** For a usage error inside a primary's arguments: the primary
 	 *  ("-perm"), or NULL. */
 	const char *primary;
+	/** Whether the message names the primary already ("invalid argument
+	 *  `x' to `-mtime'"): a host that shows "PRIMARY: MESSAGE" need not. */
+	bool names_primary;
 };
 
 /** A reporter: called once per problem, in order. */

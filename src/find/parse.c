@@ -130,7 +130,8 @@ void lf_parser_consume(struct lf_parser *p, int n)
  * A usage error about argument @argi (-1: none): the reporter of the
  * command line shows the arguments with a caret under that one.
  */
-static void verror(struct lf_parser *p, enum lf_error_kind kind, int argi, const char *fmt, va_list ap)
+static void verror(struct lf_parser *p, enum lf_error_kind kind, int argi, bool named, const char *fmt,
+		   va_list ap)
 {
 	char *msg = NULL;
 	int n = vasprintf(&msg, fmt, ap);
@@ -143,6 +144,7 @@ static void verror(struct lf_parser *p, enum lf_error_kind kind, int argi, const
 		.length = msg ? (size_t)n : strlen(strerror(ENOMEM)),
 		.errnum = msg ? 0 : ENOMEM,
 		.argi = argi >= 0 && argi < p->argc ? argi : -1,
+		.names_primary = named,
 	};
 	lf_diag_report(p->cmd->ctx, &e);
 	free(msg);
@@ -152,7 +154,15 @@ void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	verror(p, LF_ERROR_USAGE, p->prim_pos + argoff, fmt, ap);
+	verror(p, LF_ERROR_USAGE, p->prim_pos + argoff, false, fmt, ap);
+	va_end(ap);
+}
+
+void lf_parse_error_named(struct lf_parser *p, int argoff, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(p, LF_ERROR_USAGE, p->prim_pos + argoff, true, fmt, ap);
 	va_end(ap);
 }
 
@@ -162,7 +172,7 @@ static void error_at(struct lf_parser *p, int argi, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	verror(p, LF_ERROR_USAGE, argi, fmt, ap);
+	verror(p, LF_ERROR_USAGE, argi, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -172,7 +182,7 @@ static void error_here(struct lf_parser *p, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	verror(p, LF_ERROR_USAGE, p->pos < p->argc ? p->pos : p->argc - 1, fmt, ap);
+	verror(p, LF_ERROR_USAGE, p->pos < p->argc ? p->pos : p->argc - 1, false, fmt, ap);
 	va_end(ap);
 }
 
@@ -208,7 +218,7 @@ static struct lf_expr *parse_depth_limit(struct lf_parser *p, const struct lf_pr
 {
 	int v;
 	if (!parse_int(args[0], &v)) {
-		lf_parse_error(p, 1, "Expected a positive decimal integer argument to %s, but got '%s'", prim->name,
+		lf_parse_error_named(p, 1, "Expected a positive decimal integer argument to %s, but got '%s'", prim->name,
 			       args[0]);
 		return NULL;
 	}
@@ -233,7 +243,7 @@ static int set_threads(struct lf_parser *p, int argoff, const char *val)
 		return -1;
 	}
 	if (!parse_int(val, &v) || v > LF_WALK_THREADS_MAX) {
-		lf_parse_error(p, argoff, "-j: %s threads is too many (at most %d)", val, LF_WALK_THREADS_MAX);
+		lf_parse_error_named(p, argoff, "-j: %s threads is too many (at most %d)", val, LF_WALK_THREADS_MAX);
 		return -1;
 	}
 	p->cmd->opts.threads = v;
@@ -247,7 +257,7 @@ static struct lf_expr *parse_jobs(struct lf_parser *p, const struct lf_primary *
 	const char *tok = p->argv[p->prim_pos];
 	bool attached = tok[2] != '\0';
 	if (!attached && p->prim_pos + 1 >= p->argc) {
-		lf_parse_error(p, 0, "missing argument to `-j'");
+		lf_parse_error_named(p, 0, "missing argument to `-j'");
 		return NULL;
 	}
 	lf_parser_consume(p, attached ? 0 : 1);
@@ -473,12 +483,12 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	p->prim_pos = p->pos;
 	p->consumed = prim->nargs == LF_NARGS_VARIADIC ? 0 : prim->nargs;
 	if (p->excluding && (prim->kind == LF_PRIM_ACTION || prim->kind == LF_PRIM_ACTION_PRINTS)) {
-		lf_parse_error(p, 0, "the action %s is not supported within -exclude", prim->name);
+		lf_parse_error_named(p, 0, "the action %s is not supported within -exclude", prim->name);
 		return NULL;
 	}
 	if (refused(p, prim->name)) {
 		/* Before its parse function: -fprint opens its file there. */
-		lf_parse_error(p, 0, "%s: not allowed by the safe policy", prim->name);
+		lf_parse_error_named(p, 0, "%s: not allowed by the safe policy", prim->name);
 		return NULL;
 	}
 	if (prim->kind == LF_PRIM_OPTION && p->seen_non_option && p->cmd->warn) {

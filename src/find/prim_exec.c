@@ -254,21 +254,21 @@ static struct lf_expr *parse_exec(struct lf_parser *p, const struct lf_primary *
 		braces = gnu_braces;
 		brace_at = gnu_brace_at;
 	} else if (!args[end]) {
-		lf_parse_error(p, 0, "missing argument to `%s'", prim->name);
+		lf_parse_error_named(p, 0, "missing argument to `%s'", prim->name);
 		return NULL;
 	}
 	if (end == 0) {
-		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+		lf_parse_error_named(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
 		return NULL;
 	}
 	if (flags & EXEC_MULTI) {
 		if (braces > 1) {
-			lf_parse_error(p, 1 + brace_at, "Only one instance of {} is supported with %s ... +", prim->name);
+			lf_parse_error_named(p, 1 + brace_at, "Only one instance of {} is supported with %s ... +", prim->name);
 			return NULL;
 		}
 		if (strcmp(args[brace_at], "{}") != 0) {
 			char *q = lf_diag_quoted(args[brace_at]);
-			lf_parse_error(p, 1 + brace_at, "In '%s ... {} +' the '{}' must appear by itself, but you specified %s",
+			lf_parse_error_named(p, 1 + brace_at, "In '%s ... {} +' the '{}' must appear by itself, but you specified %s",
 				       prim->name, q ? q : "?");
 			free(q);
 			return NULL;

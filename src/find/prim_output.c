@@ -440,7 +440,7 @@ static struct lf_expr *parse_json(struct lf_parser *p, const struct lf_primary *
 	const char *file = NULL;
 	if (to_file) {
 		if (!args[0]) {
-			lf_parse_error(p, 0, "missing argument to `%s'", prim->name);
+			lf_parse_error_named(p, 0, "missing argument to `%s'", prim->name);
 			return NULL;
 		}
 		file = *args++;
@@ -455,11 +455,11 @@ static struct lf_expr *parse_json(struct lf_parser *p, const struct lf_primary *
 	size_t bad, badlen;
 	if (list && lf_json_fields_parse(list, &fields, &bad, &badlen) != 0) {
 		if (badlen == 0) {
-			lf_parse_error(p, argoff, "%s: empty field name in `%s'", prim->name, list);
+			lf_parse_error_named(p, argoff, "%s: empty field name in `%s'", prim->name, list);
 			return NULL;
 		}
 		bool twice = errno == EEXIST;
-		lf_parse_error(p, argoff, "%s: %s field `%.*s'", prim->name, twice ? "repeated" : "unknown", (int)badlen,
+		lf_parse_error_named(p, argoff, "%s: %s field `%.*s'", prim->name, twice ? "repeated" : "unknown", (int)badlen,
 			       list + bad);
 		const char *hint = twice ? NULL : lf_json_field_suggest(list + bad, badlen);
 		struct stat st;
@@ -498,11 +498,11 @@ static struct lf_expr *parse_printf(struct lf_parser *p, const struct lf_primary
 static struct lf_expr *parse_fprintf(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	if (!args[0]) {
-		lf_parse_error(p, 0, "missing argument to `%s'", prim->name);
+		lf_parse_error_named(p, 0, "missing argument to `%s'", prim->name);
 		return NULL;
 	}
 	if (!args[1]) {
-		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+		lf_parse_error_named(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
 		return NULL;
 	}
 	lf_parser_consume(p, 2);

@@ -76,7 +76,7 @@ static struct lf_expr *parse_numeric(struct lf_parser *p, const struct lf_primar
 	int cmp;
 	unsigned long long n;
 	if (!parse_count(args[0], &cmp, &n)) {
-		lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+		lf_parse_error_named(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
 		return NULL;
 	}
 	struct lf_expr *x = lf_parse_node(p, prim);
@@ -121,7 +121,7 @@ static struct lf_expr *parse_size(struct lf_parser *p, const struct lf_primary *
 {
 	size_t len = strlen(args[0]);
 	if (len == 0) {
-		lf_parse_error(p, 1, "invalid null argument to -size");
+		lf_parse_error_named(p, 1, "invalid null argument to -size");
 		return NULL;
 	}
 	char last = args[0][len - 1];
@@ -135,7 +135,7 @@ static struct lf_expr *parse_size(struct lf_parser *p, const struct lf_primary *
 	case 'G': unit = 1024 * 1024 * 1024; break;
 	default:
 		if (!isdigit((unsigned char)last)) {
-			lf_parse_error(p, 1, "invalid -size type `%c'", last);
+			lf_parse_error_named(p, 1, "invalid -size type `%c'", last);
 			return NULL;
 		}
 		len++; /* no unit: the digit is part of the number */
@@ -151,7 +151,7 @@ static struct lf_expr *parse_size(struct lf_parser *p, const struct lf_primary *
 	bool ok = parse_count(num, &cmp, &n);
 	free(num);
 	if (!ok) {
-		lf_parse_error(p, 1, "Invalid argument `%s' to -size", args[0]);
+		lf_parse_error_named(p, 1, "Invalid argument `%s' to -size", args[0]);
 		return NULL;
 	}
 	struct lf_expr *x = lf_parse_node(p, prim);
@@ -273,7 +273,7 @@ static struct lf_expr *parse_xtime(struct lf_parser *p, const struct lf_primary 
 			lf_parse_error(p, 1, "arithmetic overflow while converting %s %s to a number of seconds",
 				       args[0] + (args[0][0] == '+' || args[0][0] == '-'), minutes ? "minutes" : "days");
 		} else {
-			lf_parse_error(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
+			lf_parse_error_named(p, 1, "invalid argument `%s' to `%s'", args[0], prim->name);
 		}
 		lf_expr_free(x);
 		return NULL;
@@ -311,7 +311,7 @@ static struct lf_expr *parse_used(struct lf_parser *p, const struct lf_primary *
 			lf_parse_error(p, 1, "arithmetic overflow while converting %s days to a number of seconds",
 				       args[0] + (args[0][0] == '+' || args[0][0] == '-'));
 		} else {
-			lf_parse_error(p, 1, "Invalid argument %s to %s", args[0], prim->name);
+			lf_parse_error_named(p, 1, "Invalid argument %s to %s", args[0], prim->name);
 		}
 		lf_expr_free(x);
 		return NULL;
@@ -611,7 +611,7 @@ static struct lf_expr *parse_user(struct lf_parser *p, const struct lf_primary *
 	bool group = strcmp(prim->name, "-group") == 0;
 	long long id;
 	if (!*args[0]) {
-		lf_parse_error(p, 1, "The argument to %s should not be empty", prim->name);
+		lf_parse_error_named(p, 1, "The argument to %s should not be empty", prim->name);
 		return NULL;
 	}
 	uint32_t named;
@@ -708,26 +708,26 @@ static struct lf_expr *parse_type(struct lf_parser *p, const struct lf_primary *
 	const char *a = args[0];
 	unsigned mask = 0;
 	if (!*a) {
-		lf_parse_error(p, 1, "Arguments to %s should contain at least one letter", prim->name);
+		lf_parse_error_named(p, 1, "Arguments to %s should contain at least one letter", prim->name);
 		return NULL;
 	}
 	for (size_t i = 0;; i += 2) {
 		const char *l = a[i] ? strchr(letters, a[i]) : NULL;
 		if (a[i] == 'D') {
 			/* GNU find knows doors but, off Solaris, refuses them. */
-			lf_parse_error(p, 1,
+			lf_parse_error_named(p, 1,
 				       "%s %c is not supported because Solaris doors are not supported on the "
 				       "platform find was compiled on.",
 				       prim->name, a[i]);
 			return NULL;
 		}
 		if (!l) {
-			lf_parse_error(p, 1, "Unknown argument to %s: %c", prim->name, a[i] ? a[i] : ' ');
+			lf_parse_error_named(p, 1, "Unknown argument to %s: %c", prim->name, a[i] ? a[i] : ' ');
 			return NULL;
 		}
 		unsigned bit = 1u << types[l - letters];
 		if (mask & bit) {
-			lf_parse_error(p, 1, "Duplicate file type '%c' in the argument list to %s.", a[i], prim->name);
+			lf_parse_error_named(p, 1, "Duplicate file type '%c' in the argument list to %s.", a[i], prim->name);
 			return NULL;
 		}
 		mask |= bit;
@@ -735,11 +735,11 @@ static struct lf_expr *parse_type(struct lf_parser *p, const struct lf_primary *
 			break;
 		}
 		if (a[i + 1] != ',') {
-			lf_parse_error(p, 1, "Must separate multiple arguments to %s using: ','", prim->name);
+			lf_parse_error_named(p, 1, "Must separate multiple arguments to %s using: ','", prim->name);
 			return NULL;
 		}
 		if (a[i + 2] == '\0') {
-			lf_parse_error(p, 1,
+			lf_parse_error_named(p, 1,
 				       "Last file type in list argument to %s is missing, i.e., list is ending on: ','",
 				       prim->name);
 			return NULL;

@@ -99,4 +99,13 @@ void lf_parser_consume(struct lf_parser *p, int n);
 void lf_parse_error(struct lf_parser *p, int argoff, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/**
+ * lf_parse_error() for a message that names the primary itself, as many of
+ * GNU find's do ("invalid argument `x' to `-mtime'"): the error value says
+ * so (names_primary), and hosts that show the primary before a message
+ * leave it out.
+ */
+void lf_parse_error_named(struct lf_parser *p, int argoff, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -106,115 +106,6 @@ static bool find_failed(const struct lfb_walk *lw)
 
 /* ---- messages ----------------------------------------------------------- */
 
-/* The names of enum lf_error_kind in Lua. */
-static const char *kind_name(enum lf_error_kind kind)
-{
-	switch (kind) {
-	case LF_ERROR_USAGE: return "usage";
-	case LF_ERROR_UNKNOWN_PRIMARY: return "unknown-primary";
-	case LF_ERROR_NOTE: return "note";
-	case LF_ERROR_WARNING: return "warning";
-	case LF_ERROR_FILE: return "file";
-	case LF_ERROR_RUNTIME: return "runtime";
-	}
-	return "error";
-}
-
-/*
- * One error as luafind.find words it: a usage error inside a primary's
- * arguments names the primary, unless its message does already
- * ("-perm: invalid mode 'u=rwz'").
- */
-static void add_message(luaL_Buffer *b, const struct lf_error *e)
-{
-	if (e->primary && (e->kind == LF_ERROR_USAGE || e->kind == LF_ERROR_FILE) &&
-	    !strstr(e->message, e->primary)) {
-		luaL_addstring(b, e->primary);
-		luaL_addstring(b, ": ");
-	}
-	luaL_addlstring(b, e->message, e->length);
-}
-
-static int error_tostring(lua_State *L)
-{
-	lua_getfield(L, 1, "message");
-	return 1;
-}
-
-/*
- * Push the error object of @list: a table whose message is (if @where) the
- * position of the caller (luaL_where) and FN, then the messages joined with
- * "; " (@fallback if none), and whose errors list one table per problem
- * {kind, message, argument, primary, path, errno}; tostring() gives the
- * message.
- */
-static void push_error_object(lua_State *L, const struct lf_error_list *list, const char *fallback, bool where)
-{
-	lua_createtable(L, 0, 2);
-	int obj = lua_gettop(L);
-	luaL_Buffer b;
-	if (where) {
-		luaL_where(L, 1);
-	} else {
-		lua_pushliteral(L, "");
-	}
-	luaL_buffinit(L, &b);
-	if (where) {
-		luaL_addstring(&b, FN ": ");
-	}
-	size_t shown = 0;
-	for (size_t i = 0; i < list->n; i++) {
-		if (list->v[i].kind == LF_ERROR_WARNING) {
-			continue;
-		}
-		if (shown++) {
-			luaL_addstring(&b, "; ");
-		}
-		add_message(&b, &list->v[i]);
-	}
-	if (!shown) {
-		luaL_addstring(&b, fallback);
-	}
-	luaL_pushresult(&b);
-	lua_concat(L, 2);
-	lua_setfield(L, obj, "message");
-
-	lua_createtable(L, (int)list->n, 0);
-	for (size_t i = 0; i < list->n; i++) {
-		const struct lf_error *e = &list->v[i];
-		lua_createtable(L, 0, 6);
-		lua_pushstring(L, kind_name(e->kind));
-		lua_setfield(L, -2, "kind");
-		lua_pushlstring(L, e->message, e->length);
-		lua_setfield(L, -2, "message");
-		if (e->argi >= 0) {
-			lua_pushinteger(L, e->argi + 1);
-			lua_setfield(L, -2, "argument");
-		}
-		if (e->primary) {
-			lua_pushstring(L, e->primary);
-			lua_setfield(L, -2, "primary");
-		}
-		if (e->path) {
-			lua_pushlstring(L, e->path, e->pathlen);
-			lua_setfield(L, -2, "path");
-		}
-		if (e->errnum) {
-			lua_pushinteger(L, e->errnum);
-			lua_setfield(L, -2, "errno");
-		}
-		lua_rawseti(L, -2, (lua_Integer)i + 1);
-	}
-	lua_setfield(L, obj, "errors");
-
-	if (luaL_newmetatable(L, "luafind.error")) {
-		lua_pushcfunction(L, error_tostring);
-		lua_setfield(L, -2, "__tostring");
-		lfb_hide_metatable(L, -1, "luafind.error");
-	}
-	lua_setmetatable(L, obj);
-}
-
 /*
  * The error of a failed parse.  The parser knows no -lua here: say why
  * rather than suggest -ls.
@@ -229,11 +120,11 @@ static void push_parse_error(lua_State *L, char *const *argv, const struct lf_er
 				       "in the loop body)";
 			hint.length = strlen(hint.message);
 			struct lf_error_list one = {.v = &hint, .n = 1, .cap = 1};
-			push_error_object(L, &one, "", true);
+			lfb_push_errors(L, &one, "", FN);
 			return;
 		}
 	}
-	push_error_object(L, list, "invalid expression", true);
+	lfb_push_errors(L, list, "invalid expression", FN);
 }
 
 /*
@@ -275,7 +166,7 @@ static int raise_eval_error(lua_State *L, struct lfb_find *f, const struct lf_en
 	if (asprintf(&fallback, "%.*s: an action failed", (int)e->pathlen, e->path) < 0) {
 		fallback = NULL;
 	}
-	push_error_object(L, &f->errs, fallback ? fallback : "an action failed", false);
+	lfb_push_errors(L, &f->errs, fallback ? fallback : "an action failed", NULL);
 	free(fallback);
 	lf_error_list_free(&f->errs);
 	return lua_error(L);
@@ -295,7 +186,7 @@ static void raise_output_error(lua_State *L, struct lfb_find *f)
 	lf_diag_uncollect(f->ctx, &col);
 	if (failed) {
 		lf_error_list_free(&f->errs);
-		push_error_object(L, &said, "write error", true);
+		lfb_push_errors(L, &said, "write error", FN);
 		lf_error_list_free(&said);
 		lua_error(L);
 	}
@@ -719,7 +610,7 @@ static int mod_find(lua_State *L)
 	r = lf_run_begin(&f->run, lw->roots, a.nroots);
 	lf_diag_uncollect(f->ctx, &col);
 	if (r != 0) {
-		push_error_object(L, &not_begun, "", true);
+		lfb_push_errors(L, &not_begun, "", FN);
 		lf_error_list_free(&not_begun);
 		return lua_error(L);
 	}

@@ -32,6 +32,7 @@
 #define LFB_ENTRY "luafind.Entry"
 #define LFB_REGEX "luafind.Regex"
 #define LFB_GLOB "luafind.Glob"
+#define LFB_ERROR "luafind.error"
 
 /* What the iterator does with an LF_VISIT_ERROR entry (walk option "errors"). */
 enum lfb_errors {
@@ -309,6 +310,32 @@ LFB_HIDDEN void lfb_sandbox_charge(lua_State *L, uint64_t steps);
 
 /* Push luafind.errno: errno values by name, and names by value (errno.c). */
 LFB_HIDDEN void lfb_push_errno(lua_State *L);
+
+/* The symbolic name of errno value @err ("ENOENT"), or NULL (errno.c). */
+LFB_HIDDEN const char *lfb_errno_name(int err);
+
+/* luafind.strerror(errno): the system's message (errno.c). */
+LFB_HIDDEN int lfb_strerror(lua_State *L);
+
+/*
+ * Push the error object of @list (error.c): its message is the messages
+ * joined with "; " (@fallback if there are none but warnings), after the
+ * caller's position and "@fn: " when @fn is not NULL; its fields are those
+ * of the first problem, and errors lists them all.
+ */
+struct lf_error_list;
+LFB_HIDDEN void lfb_push_errors(lua_State *L, const struct lf_error_list *list, const char *fallback,
+				const char *fn);
+
+/* Push the error object of a file error: "path: reason", kind "file" (error.c). */
+LFB_HIDDEN void lfb_push_file_error(lua_State *L, const char *path, size_t pathlen, int err);
+
+/*
+ * The text of the error value at @idx: a string, or the message of one of
+ * our error objects; NULL for anything else (no __tostring of a script's
+ * is run).
+ */
+LFB_HIDDEN const char *lfb_error_text(lua_State *L, int idx);
 
 /* In a new sandbox: wrap the library functions no hook bounds (sandbox_lib.c). */
 LFB_HIDDEN void lfb_sandbox_bound_libs(lua_State *L, int strlib, int tablib);

@@ -37,6 +37,7 @@ struct lf_lua_pred {
 	int fn_ref;   /* the compiled chunk */
 	int walk_ref; /* the walker userdata wrapping the CLI's walker */
 	struct lfb_walk *lw;
+	bool syntax_error; /* compiling: Lua's parser failed, and its message says where */
 };
 
 /*
@@ -190,7 +191,7 @@ static int prepare_script(lua_State *L)
 
 static void report(lua_State *L)
 {
-	const char *msg = lua_tostring(L, -1);
+	const char *msg = lfb_error_text(L, -1);
 	fflush(stdout);
 	fprintf(stderr, "luafind: %s\n", msg ? msg : "(error object is not a string)");
 	fflush(stderr);
@@ -243,26 +244,15 @@ int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **ar
 
 /* ---- -lua --------------------------------------------------------------- */
 
-/* "-lua:1: message" -> "message": the expression is one line. */
-static const char *strip_chunkname(const char *msg)
-{
-	static const char prefix[] = "-lua:";
-	if (strncmp(msg, prefix, sizeof(prefix) - 1) == 0) {
-		const char *p = msg + sizeof(prefix) - 1;
-		while (*p >= '0' && *p <= '9') {
-			p++;
-		}
-		if (p[0] == ':' && p[1] == ' ') {
-			return p + 2;
-		}
-	}
-	return msg;
-}
-
+/*
+ * The text of the error on top, as Lua made it: an error of the expression
+ * itself says where ("-lua:1: attempt to compare nil with number"); one
+ * raised by a C function, or by an error object, does not.
+ */
 static const char *error_text(lua_State *L)
 {
-	const char *msg = lua_tostring(L, -1);
-	return msg ? strip_chunkname(msg) : "(error object is not a string)";
+	const char *msg = lfb_error_text(L, -1);
+	return msg ? msg : "(error object is not a string)";
 }
 
 /* ---- free names of -lua expressions ------------------------------------ */
@@ -621,21 +611,24 @@ static int compile_protected(lua_State *L)
 
 	/*
 	 * "return EXPR" first, for its messages and so that "a) or (b" is not
-	 * taken for one expression; then "return (EXPR)", which keeps one
-	 * value.  A newline before ")" lets EXPR end with a -- comment.
+	 * taken for one expression; then "return (EXPR)", which refuses a list
+	 * ("name, size").  The first is the one run: its lines are the
+	 * expression's, where the second's ")" is on a line of its own, so
+	 * that EXPR may end with a -- comment.
 	 */
 	for (int paren = 0; paren <= 1; paren++) {
 		lua_pushstring(L, paren ? "return (" : "return ");
 		lua_pushvalue(L, 2);
-		lua_pushstring(L, paren ? "\n)" : "\n");
+		lua_pushstring(L, paren ? "\n)" : "");
 		lua_concat(L, 3);
 		size_t len;
 		const char *code = lua_tolstring(L, -1, &len);
 		if (luaL_loadbufferx(L, code, len, "=-lua", "t") != LUA_OK) {
+			p->syntax_error = true; /* "-lua:1: ')' expected near ','" */
 			return lua_error(L);
 		}
 		lua_remove(L, -2);
-		if (!paren) {
+		if (paren) {
 			lua_pop(L, 1);
 		}
 	}
@@ -683,12 +676,14 @@ struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, c
 	p->fn_ref = LUA_NOREF;
 	p->walk_ref = LUA_NOREF;
 	p->lw = NULL;
+	p->syntax_error = false;
 	int base = lua_gettop(L);
 	lua_pushcfunction(L, compile_protected);
 	lua_pushlightuserdata(L, p);
 	lua_pushlightuserdata(L, (void *)expr);
 	if (lua_pcall(L, 2, 0, 0) != LUA_OK) {
-		snprintf(errbuf, errlen, "-lua: %s", error_text(L));
+		/* Lua's parser names the chunk, -lua, and the line. */
+		snprintf(errbuf, errlen, p->syntax_error ? "%s" : "-lua: %s", error_text(L));
 		lua_settop(L, base);
 		lf_lua_pred_free(p);
 		return NULL;

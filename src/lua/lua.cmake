@@ -58,6 +58,7 @@ add_library(lf_lua OBJECT
   src/lua/walk.c
   src/lua/entry.c
   src/lua/find.c
+  src/lua/error.c
   src/lua/regex.c
   src/lua/json.c
   src/lua/sandbox.c

@@ -219,6 +219,8 @@ __attribute__((visibility("default"))) int luaopen_luafind_core(lua_State *L)
 	lua_setfield(L, mod, "is_root_dir");
 	lfb_push_errno(L);
 	lua_setfield(L, mod, "errno");
+	lua_pushcfunction(L, lfb_strerror);
+	lua_setfield(L, mod, "strerror");
 	lua_pushvalue(L, mod);
 	lfb_open_walk(L, state);
 	lfb_open_find(L, state);

@@ -217,11 +217,14 @@ LF_PUBLIC void lf_sandbox_reset(struct lua_State *L);
 LF_PUBLIC int lf_sandbox_pcall(struct lua_State *L, int nargs, int nresults, int msgh);
 
 /**
- * Why the call whose error value is at @idx failed: LF_SANDBOX_ERR_MEMORY
- * when it is Lua's memory error and the sandbox refused memory since the
- * last reset, LF_SANDBOX_ERR_STEPS when the budget is used up and the value
- * is the budget's error, LF_SANDBOX_ERR_LUA otherwise (and for a state that
- * is not a sandbox).
+ * Why the call that just failed in @L failed (its error value at @idx):
+ * LF_SANDBOX_ERR_MEMORY when the sandbox refused memory since the last
+ * reset (and Lua's emergency collection did not make room),
+ * LF_SANDBOX_ERR_TIME or LF_SANDBOX_ERR_STEPS when the time or the
+ * instruction budget ran out, LF_SANDBOX_ERR_LUA otherwise (and for a state
+ * that is not a sandbox).  It is told by what the sandbox refused, not by
+ * the error's text: a limit's error cannot be caught inside the call, so
+ * whatever a message handler made of it, the call ended because of it.
  */
 LF_PUBLIC int lf_sandbox_error_kind(struct lua_State *L, int idx);
 

@@ -201,9 +201,7 @@ bool lfb_walk_keep_error(lua_State *L, struct lfb_walk *lw, const struct lf_entr
 	case LFB_ERR_RAISE:
 		break;
 	}
-	lua_pushlstring(L, e->path, e->pathlen);
-	lua_pushfstring(L, ": %s", strerror(e->error));
-	lua_concat(L, 2);
+	lfb_push_file_error(L, e->path, e->pathlen, e->error);
 	return lua_error(L);
 }
 

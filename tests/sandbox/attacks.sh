@@ -352,7 +352,7 @@ pcall(rawset, state, "find", evil)
 for k, v in pairs(lf) do pcall(function() v.find = evil end) end
 return wrote, lf.find == evil
 EOF
-	attempt proxy_raw '' 'ok luafind (read-only) nil nil 0 19' <<'EOF'
+	attempt proxy_raw '' 'ok luafind (read-only) nil nil 0 20' <<'EOF'
 local lf = require "luafind"
 local n = 0
 for k, v in pairs(lf) do n = n + 1 end -- the fields pairs hands out, errno among them
