@@ -5,6 +5,7 @@
 #include "ctx.h"
 
 #include "color.h"
+#include "diag.h"
 #include "primary.h"
 
 #include <errno.h>
@@ -101,6 +102,7 @@ LF_PUBLIC void lf_ctx_free(struct lf_ctx *ctx)
 		fclose(ctx->msg);
 	}
 	free(ctx->msgbuf);
+	lf_error_list_free(&ctx->kept);
 	free(ctx->prims);
 	lf_colors_free(ctx->colors);
 	free(ctx);

@@ -44,10 +44,22 @@ enum lf_ls_column {
 	LF_LS_NCOLUMNS,
 };
 
+/** Errors kept as values (lf_diag_collect, and a context without a reporter). */
+struct lf_error_list {
+	struct lf_error *v; /**< each with its own copies of message, path, primary */
+	size_t n, cap;
+	bool overflow;      /**< memory ran out: some were lost */
+};
+
+/** The errors a context without a reporter keeps at most (lf_ctx_errors). */
+#define LF_CTX_KEPT_MAX 1000
+
 struct lf_ctx {
 	const char *progname;  /**< prefix of messages ("luafind"), borrowed */
-	lf_report_fn *report;  /**< where errors go (error.h); NULL: printed on stderr */
+	lf_report_fn *report;  /**< where errors go (error.h); NULL: kept */
 	void *report_arg;
+	struct lf_error_list kept; /**< without a reporter: for the host (lf_ctx_errors) */
+	size_t kept_dropped;   /**< reported beyond LF_CTX_KEPT_MAX, or lost to ENOMEM */
 	const char *parsing;   /**< the primary being parsed, for struct lf_error */
 	FILE *msg;             /**< the message being built (lf_diag_begin) */
 	char *msgbuf;

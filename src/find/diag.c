@@ -84,6 +84,45 @@ void lf_diag_print(const struct lf_ctx *ctx, FILE *fp, const struct lf_error *er
 	fputc('\n', fp);
 }
 
+/* ---- collecting --------------------------------------------------------- */
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static void collect(void *arg, const struct lf_error *err)
+{
+	struct lf_error_list *list = arg;
+	if (list->n == list->cap) {
+		size_t cap = list->cap ? 2 * list->cap : 4;
+		struct lf_error *v = realloc(list->v, cap * sizeof(*v));
+		if (!v) {
+			list->overflow = true;
+			return;
+		}
+		list->v = v;
+		list->cap = cap;
+	}
+	struct lf_error copy = *err;
+	copy.message = dup_n(err->message, err->length);
+	copy.path = err->path ? dup_n(err->path, err->pathlen) : NULL;
+	copy.primary = err->primary ? strdup(err->primary) : NULL;
+	if (!copy.message || (err->path && !copy.path) || (err->primary && !copy.primary)) {
+		free((char *)copy.message);
+		free((char *)copy.path);
+		free((char *)copy.primary);
+		list->overflow = true;
+		return;
+	}
+	list->v[list->n++] = copy;
+}
+
 void lf_diag_report(struct lf_ctx *ctx, const struct lf_error *err)
 {
 	int saved = errno;
@@ -93,10 +132,34 @@ void lf_diag_report(struct lf_ctx *ctx, const struct lf_error *err)
 	}
 	if (ctx->report) {
 		ctx->report(ctx->report_arg, &e);
+	} else if (ctx->kept.n < LF_CTX_KEPT_MAX) {
+		size_t before = ctx->kept.n;
+		collect(&ctx->kept, &e);
+		ctx->kept_dropped += ctx->kept.n == before;
 	} else {
-		lf_diag_print(ctx, stderr, &e);
+		ctx->kept_dropped++;
 	}
 	errno = saved;
+}
+
+LF_PUBLIC void lf_report_stderr(void *ctx, const struct lf_error *err)
+{
+	lf_diag_print(ctx, stderr, err);
+}
+
+LF_PUBLIC const struct lf_error *lf_ctx_errors(const struct lf_ctx *ctx, size_t *n, size_t *dropped)
+{
+	*n = ctx->kept.n;
+	if (dropped) {
+		*dropped = ctx->kept_dropped;
+	}
+	return ctx->kept.v;
+}
+
+LF_PUBLIC void lf_ctx_clear_errors(struct lf_ctx *ctx)
+{
+	lf_error_list_free(&ctx->kept);
+	ctx->kept_dropped = 0;
 }
 
 /* Report @message; on ENOMEM (NULL) at least say that. */
@@ -178,45 +241,6 @@ void lf_diag_warn(struct lf_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vdiag(ctx, LF_ERROR_WARNING, fmt, ap);
 	va_end(ap);
-}
-
-/* ---- collecting --------------------------------------------------------- */
-
-static char *dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
-static void collect(void *arg, const struct lf_error *err)
-{
-	struct lf_error_list *list = arg;
-	if (list->n == list->cap) {
-		size_t cap = list->cap ? 2 * list->cap : 4;
-		struct lf_error *v = realloc(list->v, cap * sizeof(*v));
-		if (!v) {
-			list->overflow = true;
-			return;
-		}
-		list->v = v;
-		list->cap = cap;
-	}
-	struct lf_error copy = *err;
-	copy.message = dup_n(err->message, err->length);
-	copy.path = err->path ? dup_n(err->path, err->pathlen) : NULL;
-	copy.primary = err->primary ? strdup(err->primary) : NULL;
-	if (!copy.message || (err->path && !copy.path) || (err->primary && !copy.primary)) {
-		free((char *)copy.message);
-		free((char *)copy.path);
-		free((char *)copy.primary);
-		list->overflow = true;
-		return;
-	}
-	list->v[list->n++] = copy;
 }
 
 void lf_diag_collect(struct lf_ctx *ctx, struct lf_diag_collector *c, struct lf_error_list *list)

@@ -3,10 +3,11 @@
  * handed to the context's reporter, with messages worded as GNU find's
  * ("'path': reason").
  *
- * Nothing here prints unless the context has no reporter, in which case a
- * report is the line "PROGNAME: MESSAGE" on stderr (lf_diag_print), as
- * find writes it.  Each context has its own reporter, so two contexts in
- * two threads never see each other's errors.
+ * Nothing here prints: a context without a reporter keeps its errors for
+ * the host (lf_ctx_errors), and the printing reporter, lf_report_stderr,
+ * writes "PROGNAME: MESSAGE" lines on stderr (lf_diag_print), as find does.
+ * Each context has its own reporter, so two contexts in two threads never
+ * see each other's errors.
  */
 #ifndef LF_DIAG_H
 #define LF_DIAG_H
@@ -31,7 +32,7 @@ void lf_diag_quote(FILE *fp, const char *s, size_t len);
  */
 char *lf_diag_quoted(const char *s);
 
-/** Hand @err to the reporter of @ctx (or print it, without one). */
+/** Hand @err to the reporter of @ctx (or keep it, without one: lf_ctx_errors). */
 void lf_diag_report(struct lf_ctx *ctx, const struct lf_error *err);
 
 /**
@@ -73,13 +74,6 @@ FILE *lf_diag_begin(struct lf_ctx *ctx);
  * concerning @path (NULL if none) and @errnum (0 if none).
  */
 void lf_diag_end(struct lf_ctx *ctx, enum lf_error_kind kind, const char *path, size_t pathlen, int errnum);
-
-/** Errors kept as values, by lf_diag_collect(). */
-struct lf_error_list {
-	struct lf_error *v; /**< each with its own copies of message, path, primary */
-	size_t n, cap;
-	bool overflow;      /**< memory ran out: some were lost */
-};
 
 /**
  * Keep the errors of @ctx in @list, from now until lf_diag_uncollect(), instead

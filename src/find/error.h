@@ -7,7 +7,8 @@
  * reporter prints it in find's words ("luafind: MESSAGE", with the command
  * line and a caret under a bad argument); the Lua binding turns it into a
  * Lua value; a C host does what it likes.  Without a reporter, a context
- * prints "PROGNAME: MESSAGE" lines on stderr, as find does.
+ * keeps its errors for the host to take (lf_ctx_errors, query.h) and
+ * prints nothing; lf_report_stderr prints them as find does.
  */
 #ifndef LUAFIND_ERROR_H
 #define LUAFIND_ERROR_H

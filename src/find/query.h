@@ -11,7 +11,7 @@
  *	char *expr[] = {"-name", "*.c", "-size", "+1k"};
  *	struct lf_query *q = lf_query_compile(ctx, 4, expr, 0);
  *	if (!q)
- *		... the errors went to the reporter (stderr by default) ...
+ *		... the errors: lf_ctx_errors(ctx, &n, NULL), or a reporter's ...
  *	struct lf_walk_opts opts = LF_WALK_OPTS_INIT;
  *	lf_query_walk_opts(q, &opts);       // -maxdepth, -depth, -L, -xdev...
  *	opts.roots = roots;
@@ -27,8 +27,9 @@
  *	lf_ctx_free(ctx);
  *
  * Errors are values (error.h), handed to the context's reporter as they
- * happen: usage errors while compiling (with the index of the argument in
- * argv), file and run-time errors while evaluating.
+ * happen, or kept for the host to take without one: usage errors while
+ * compiling (with the index of the argument in argv), file and run-time
+ * errors while evaluating.  The library never prints an error by itself.
  *
  * Threads: a context and everything compiled with it belong to one thread
  * at a time; contexts share nothing, so each thread may have its own.
@@ -56,8 +57,8 @@ extern "C" {
 struct lf_ctx;
 
 /**
- * A new context: messages prefixed "luafind", errors printed on stderr
- * until a reporter is set.
+ * A new context: messages prefixed "luafind"; until a reporter is set, the
+ * errors are kept for the host (lf_ctx_errors), never printed.
  * @return the context, or NULL with errno set (ENOMEM)
  */
 LF_PUBLIC struct lf_ctx *lf_ctx_new(void);
@@ -69,12 +70,32 @@ LF_PUBLIC void lf_ctx_free(struct lf_ctx *ctx);
 LF_PUBLIC void lf_ctx_set_progname(struct lf_ctx *ctx, const char *name);
 
 /**
- * Hand the errors of @ctx to @fn (with @arg) from now on; NULL prints them
- * on stderr.  The reporter in force before is stored in *@prev_fn and
- * *@prev_arg when they are not NULL.
+ * Hand the errors of @ctx to @fn (with @arg) from now on; NULL keeps them
+ * (lf_ctx_errors).  The reporter in force before is stored in *@prev_fn and
+ * *@prev_arg when they are not NULL.  lf_report_stderr, with the context
+ * as @arg, prints them as find does.
  */
 LF_PUBLIC void lf_ctx_set_reporter(struct lf_ctx *ctx, lf_report_fn *fn, void *arg, lf_report_fn **prev_fn,
 				   void **prev_arg);
+
+/**
+ * A reporter that prints each error as find does, "PROGNAME: MESSAGE" (or
+ * "PROGNAME: warning: MESSAGE") on stderr: @ctx is the context, passed as
+ * lf_ctx_set_reporter()'s @arg.
+ */
+LF_PUBLIC void lf_report_stderr(void *ctx, const struct lf_error *err);
+
+/**
+ * The errors @ctx kept while it had no reporter, oldest first: *@n of
+ * them, with their own copies of every string, valid until the next call
+ * into the library with @ctx.  At most 1000 are kept; *@dropped (when not
+ * NULL) counts the errors beyond, or lost for want of memory.
+ * lf_ctx_clear_errors() empties the list.
+ */
+LF_PUBLIC const struct lf_error *lf_ctx_errors(const struct lf_ctx *ctx, size_t *n, size_t *dropped);
+
+/** Forget the errors @ctx kept (lf_ctx_errors). */
+LF_PUBLIC void lf_ctx_clear_errors(struct lf_ctx *ctx);
 
 /** A compiled expression. */
 struct lf_query;

@@ -98,6 +98,8 @@ static void set_ctx(lua_State *L, struct lf_ctx *ctx)
 		if (!ctx) {
 			luaL_error(L, "luafind: %s", strerror(errno));
 		}
+		/* The binding's messages go to stderr, as luafind(1)'s. */
+		lf_ctx_set_reporter(ctx, lf_report_stderr, ctx, NULL, NULL);
 		box->owned = true;
 	}
 	box->ctx = ctx;

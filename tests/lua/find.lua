@@ -183,6 +183,18 @@ do
   ok, msg = pcall(find, root, "-type", "f", "-perm", "u=rwz")
   assert(not ok and msg.errors[1].kind == "usage" and msg.errors[1].argument == 4 and
     msg.errors[1].primary == "-perm" and msg.errors[1].message == "invalid mode 'u=rwz'", tostring(msg))
+  -- The object itself has the fields of its first problem.
+  assert(msg.kind == "usage" and msg.argument == 4 and msg.primary == "-perm" and msg.path == nil and
+    msg.errno == nil, tostring(msg))
+  assert(tostring(msg):find("luafind.find: -perm: invalid mode 'u=rwz'", 1, true), tostring(msg))
+  -- A message that names its primary is not given it twice.
+  ok, msg = pcall(find, root, "-mtime", "x")
+  assert(not ok and msg.primary == "-mtime" and tostring(msg) == "luafind.find: invalid argument `x' to `-mtime'",
+    tostring(msg))
+  -- A file error: path, errno and its name.
+  ok, msg = pcall(function() for _ in find({root .. "/nope", errors = "raise"}, "-true") do end end)
+  assert(not ok and msg.kind == "file" and msg.path == root .. "/nope" and msg.errno == lf.errno.ENOENT and
+    msg.errname == "ENOENT" and msg.errors[1].errname == "ENOENT", tostring(msg))
   err("missing argument to `-name'", "-name")
   err("missing argument to `-size'", "-type f -size")
   err("invalid -size type `Q'", "-size", "+1Q")

@@ -164,9 +164,15 @@ do
   w:close()
 
   T.same(listing{missing, root .. "/empty", errors = "skip"}, {"empty"}, "errors = skip")
-  T.raises(missing .. ": No such file or directory", function()
+  local raised = T.raises(missing .. ": No such file or directory", function()
     for _ in lf.walk{missing, errors = "raise"} do end
   end)
+  -- An error object: its fields say what the message says.
+  local ok2, err2 = pcall(function() for _ in lf.walk{missing, errors = "raise"} do end end)
+  assert(not ok2 and type(err2) == "table" and err2.kind == "file" and err2.path == missing and
+    err2.errno == lf.errno.ENOENT and err2.errname == "ENOENT" and tostring(err2) == raised, raised)
+  assert(lf.strerror(lf.errno.ENOENT) == "No such file or directory")
+  assert(not pcall(lf.strerror, -1))
   local out = T.run_lua(work, ([[
     local lf = require "luafind"
     local n = 0

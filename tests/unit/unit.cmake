@@ -65,3 +65,9 @@ target_link_libraries(test_query_refuse PRIVATE lf_find PkgConfig::CMOCKA)
 target_link_options(test_query_refuse PRIVATE LINKER:--wrap=unlinkat)
 set_target_properties(test_query_refuse PROPERTIES C_EXTENSIONS ON)
 add_test(NAME unit.query_refuse COMMAND test_query_refuse)
+
+# The query API's answers and kept errors (query.c, diag.c): lf_find, no wraps.
+add_executable(test_query ${CMAKE_CURRENT_LIST_DIR}/test_query.c)
+target_link_libraries(test_query PRIVATE lf_find PkgConfig::CMOCKA)
+set_target_properties(test_query PROPERTIES C_EXTENSIONS ON)
+add_test(NAME unit.query COMMAND test_query)
