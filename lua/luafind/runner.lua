@@ -118,7 +118,7 @@ function M.run(path, args)
     return 1
   end
   if status == nil or status == true then return 0 end
-  if math_type(status) == "integer" then return status end
+  if math_type(status) == "integer" then return (status >= 0 and status <= 255) and status or 1 end
   return 1
 end
 

@@ -213,6 +213,23 @@ void lf_lua_stats(lua_State *L, struct lf_counters *c)
 	lua_settop(L, base);
 }
 
+/*
+ * The exit status a script's return value @idx asks for, as the runner of
+ * --run takes it (lua/luafind/runner.lua): nil or true 0, an integer from 0
+ * to 255 itself, anything else (false) 1.
+ */
+static int script_status(lua_State *L, int idx)
+{
+	if (lua_isnil(L, idx) || (lua_isboolean(L, idx) && lua_toboolean(L, idx))) {
+		return 0;
+	}
+	if (lua_isinteger(L, idx)) {
+		lua_Integer n = lua_tointeger(L, idx);
+		return n >= 0 && n <= 255 ? (int)n : 1;
+	}
+	return 1;
+}
+
 int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **argv)
 {
 	struct script s = {file, argc, argv};
@@ -226,8 +243,13 @@ int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **ar
 		return 1;
 	}
 	int nargs = lua_gettop(L) - base - 2;
-	int status = lf_sandbox_pcall(L, nargs, 0, base + 1); /* lua_pcall unless a sandbox */
-	if (status != LUA_OK) {
+	int status = lf_sandbox_pcall(L, nargs, 1, base + 1); /* lua_pcall unless a sandbox */
+	if (status == LUA_OK) {
+		int exit_status = script_status(L, -1);
+		lua_settop(L, base);
+		return exit_status;
+	}
+	{
 		int kind = lf_sandbox_error_kind(L, -1);
 		if (kind != LF_SANDBOX_ERR_LUA) {
 			fflush(stdout);
@@ -239,7 +261,7 @@ int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **ar
 		}
 	}
 	lua_settop(L, base);
-	return status == LUA_OK ? 0 : 1;
+	return 1;
 }
 
 /* ---- -lua --------------------------------------------------------------- */

@@ -68,7 +68,9 @@ struct lua_State *lf_lua_new_sandbox(struct lf_ctx *ctx, const struct lf_sandbox
  * FILE: memory limit exceeded" and a used-up budget as "luafind: FILE:
  * instruction budget exceeded".  A script calling os.exit() exits the process from there.
  *
- * @return 0, or 1 if the script could not be loaded or raised an error
+ * @return the exit status the script returns (nil or true: 0, an integer
+ *         from 0 to 255: itself, anything else: 1), or 1 if it could not
+ *         be loaded or raised an error
  */
 int lf_lua_run_script(struct lua_State *L, const char *file, int argc, char **argv);
 

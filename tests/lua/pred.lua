@@ -166,6 +166,13 @@ do
   T.write(script, "#!/usr/bin/env -S luafind --script\nprint('shebang')\nos.exit(3)\n")
   local out2, ok2, code2 = T.capture(T.q(host) .. " --script " .. T.q(script) .. " 2>&1")
   assert(not ok2 and code2 == 3 and out2 == "shebang\n", out2)
+  -- What the script returns is the exit status, as under --run.
+  for _, c in ipairs{{"return 4", 4}, {"return false", 1}, {"return true", 0}, {"return", 0},
+                     {"return 300", 1}, {"return 'x'", 1}} do
+    T.write(script, c[1] .. "\n")
+    local _, okc, codec = T.capture(T.q(host) .. " --script " .. T.q(script) .. " 2>&1")
+    assert(codec == c[2] and (okc == true) == (c[2] == 0), c[1] .. ": " .. tostring(codec))
+  end
 
   T.write(script, "local function f()\n  error('failed here')\nend\nf()\n")
   local out3, ok3, code3 = T.capture(T.q(host) .. " --script " .. T.q(script) .. " 2>&1")
