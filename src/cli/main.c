@@ -33,10 +33,14 @@
  *   src/find/         find's language as a library (lf_find, no Lua: also in
  *                     the Lua module, for luafind.find)
  *     query.[ch]        the C API over the parser and the driver
- *     parse.[ch]        argv -> options, paths and an expression tree
+ *     parse.[ch]        the grammar: argv -> an expression tree
+ *     parse_impl.h      what the parser's files share
+ *     cmdline.c         the command line around it: leading options, paths
+ *     optimize.c        passes over a parsed tree: -O1, whether to read ahead
  *     expr.[ch]         expression nodes and their evaluation
- *     run.[ch]          the driver: walks, entries, -files0-from, the end of a run
+ *     run.[ch]          a run's lifecycle: begin, entry, finish; whole walks
  *     primary.h         how a family of primaries plugs into the parser
+ *     prim_core.c       the options and core primaries (-depth, -print, -delete...)
  *     prim_tests.c      the tests (-name, -size, -newer...)
  *     prim_output.c     the output actions (-printf, -ls, -fprint, -json...)
  *     prim_exec.c       the command actions (-exec, -execdir, -ok, -okdir)
@@ -62,7 +66,8 @@
  *     find.c            luafind.find(): find's expressions as a filter of the walk
  *     regex.c           luafind.regex() and luafind.glob()
  *     json.c            luafind.json(): JSON text of a value or an entry
- *     errno.c           luafind.errno: errno values by name and names by value
+ *     errno.c           luafind.errno and luafind.strerror
+ *     error.c           error objects: an lf_error as a Lua value with fields
  *     sandbox.c         Lua states for untrusted code: limits, globals, the budget
  *     sandbox_object.c  luafind.sandbox{}: a sandbox as a Lua object, sb:run()
  *     sandbox_lib.c     the standard library's unbounded functions, bounded

@@ -1,5 +1,5 @@
 /*
- * parse.c: find's command line over argv, after GNU find's grammar:
+ * parse.c: find's expression over argv, after GNU find's grammar:
  *
  *	expr   := clause { "," clause }
  *	clause := term { ("-o" | "-or") term }
@@ -12,12 +12,10 @@
  * family (primary.h); each row says how many arguments it takes and how to
  * build its node.  Global options
  * (-maxdepth, -depth, ...) are nodes that evaluate to true, as in find.
- * This file holds the grammar, the options and the core actions.
- *
- * lf_parse() reads a find command line (-H/-L/-P and the other leading
- * options, paths, expression); lf_parse_find() the expression alone, for roots the
- * caller gives (luafind.find), without the primaries registered by the
- * executable (-lua) and with one-line messages.
+ * This file holds the grammar and the checks of a whole expression; the
+ * command line around it is cmdline.c's (lf_parse, lf_parse_find), the
+ * options and core primaries prim_core.c's, the passes over the parsed
+ * tree optimize.c's.
  */
 #define _GNU_SOURCE /* memmem */
 #include "parse.h"
@@ -25,6 +23,7 @@
 #include "color.h"
 #include "diag.h"
 #include "names.h"
+#include "parse_impl.h"
 #include "primary.h"
 
 #include <errno.h>
@@ -36,33 +35,6 @@
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
-
-/* A subtree the parser holds: an operand on its stack, or cmd->exclude. */
-struct operand {
-	struct lf_expr *x;
-	/* If x is a chain of -a, -o or ",", its last node (join); if x is "!",
-	 * its operand's (negate). */
-	struct lf_expr *tail;
-	unsigned depth; /* as LF_EXPR_MAX_DEPTH counts (expr.h) */
-};
-
-struct lf_parser {
-	char **argv;
-	int argc;
-	int pos;
-	int prim_pos;  /* where the primary being parsed starts */
-	int consumed;  /* arguments a variadic primary took */
-	struct lf_cmdline *cmd;
-	bool seen_non_option; /* a test or action came before: warn on options */
-	bool explicit_depth;  /* -depth was given, not just implied by -delete */
-	bool has_prune;
-	bool seen_node;       /* a primary other than -files0-from came before */
-	bool registered;      /* look at the primaries added to the context too (lf_parse) */
-	bool safe;            /* LF_PARSE_SAFE: refuse the primaries with side effects */
-	bool excluding;       /* parsing the operand of -exclude: no actions, no -exclude */
-	const char *const *allow; /* ... but these (NULL-terminated, or NULL) */
-	struct operand exclude;   /* cmd->exclude, as it is built */
-};
 
 /* What the safe policy refuses: everything that acts beyond standard output. */
 static const char unsafe_primaries[][10] = {
@@ -186,209 +158,6 @@ static void error_here(struct lf_parser *p, const char *fmt, ...)
 	va_end(ap);
 }
 
-static struct lf_expr *parse_simple(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	return lf_parse_node(p, prim);
-}
-
-/* Options with no effect in luafind (-noleaf): true, as in find. */
-static struct lf_expr *parse_option_true(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	return lf_parse_node(p, prim);
-}
-
-static bool parse_int(const char *s, int *out)
-{
-	char *end;
-	if (*s < '0' || *s > '9') {
-		return false;
-	}
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (*end || errno || v > INT_MAX) {
-		return false;
-	}
-	*out = (int)v;
-	return true;
-}
-
-static struct lf_expr *parse_depth_limit(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	int v;
-	if (!parse_int(args[0], &v)) {
-		lf_parse_error_named(p, 1, "Expected a positive decimal integer argument to %s, but got '%s'", prim->name,
-			       args[0]);
-		return NULL;
-	}
-	if (strcmp(prim->name, "-maxdepth") == 0) {
-		p->cmd->opts.maxdepth = v;
-	} else {
-		p->cmd->opts.mindepth = v;
-	}
-	return lf_parse_node(p, prim);
-}
-
-/*
- * The value of -j (@val, argument @argoff of the option at p->prim_pos):
- * the threads of the walk, the caller's included, as bfs counts them
- * (opts.threads; -j1: no workers).  @return 0, or -1 after a usage error
- */
-static int set_threads(struct lf_parser *p, int argoff, const char *val)
-{
-	int v;
-	if (!*val || val[strspn(val, "0123456789")] || (parse_int(val, &v) && v == 0)) {
-		lf_parse_error(p, argoff, "Expected a positive decimal integer argument to -j, but got '%s'", val);
-		return -1;
-	}
-	if (!parse_int(val, &v) || v > LF_WALK_THREADS_MAX) {
-		lf_parse_error_named(p, argoff, "-j: %s threads is too many (at most %d)", val, LF_WALK_THREADS_MAX);
-		return -1;
-	}
-	p->cmd->opts.threads = v;
-	return 0;
-}
-
-/* -j N, or -jN as bfs writes it (parse_primary hands that one over too). */
-static struct lf_expr *parse_jobs(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	const char *tok = p->argv[p->prim_pos];
-	bool attached = tok[2] != '\0';
-	if (!attached && p->prim_pos + 1 >= p->argc) {
-		lf_parse_error_named(p, 0, "missing argument to `-j'");
-		return NULL;
-	}
-	lf_parser_consume(p, attached ? 0 : 1);
-	if (set_threads(p, attached ? 0 : 1, attached ? tok + 2 : p->argv[p->prim_pos + 1]) != 0) {
-		return NULL;
-	}
-	return lf_parse_node(p, prim);
-}
-
-/*
- * Whether @a is -j with its number attached or not ("-j4", "-j"); a
- * letter after -j is a typo of another primary (-json), not a number.
- */
-static bool is_jobs(const char *a)
-{
-	return strncmp(a, "-j", 2) == 0 && !(a[2] >= 'a' && a[2] <= 'z');
-}
-
-static struct lf_expr *parse_depth(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	p->explicit_depth = true;
-	p->cmd->opts.order = LF_ORDER_POST;
-	return lf_parse_node(p, prim);
-}
-
-static struct lf_expr *parse_xdev(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	p->cmd->opts.flags |= LF_WALK_XDEV;
-	return lf_parse_node(p, prim);
-}
-
-static struct lf_expr *parse_gitignore(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	p->cmd->opts.flags |= LF_WALK_GITIGNORE;
-	return lf_parse_node(p, prim);
-}
-
-static struct lf_expr *parse_follow(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	p->cmd->opts.symlinks = LF_LOGICAL;
-	return lf_parse_node(p, prim);
-}
-
-static struct lf_expr *parse_warn(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	p->cmd->warn = strcmp(prim->name, "-warn") == 0;
-	return lf_parse_node(p, prim);
-}
-
-static struct lf_expr *parse_prune(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	p->has_prune = true;
-	return lf_parse_node(p, prim);
-}
-
-/*
- * -files0-from FILE: the roots come from FILE (main.c reads it).  GNU
- * inserts no predicate for it, which only shows in the message for a ")"
- * right after it (seen_node).
- */
-static struct lf_expr *parse_files0_from(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	p->cmd->files0_from = args[0];
-	return lf_parse_node(p, prim);
-}
-
-/*
- * -color, -nocolor (bfs): color standard output and error whether they are
- * terminals or not, or never.  On the command line they also decide the
- * colors of the messages that follow.
- */
-static struct lf_expr *parse_color(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	struct lf_ctx *ctx = p->cmd->ctx;
-	bool on = strcmp(prim->name, "-color") == 0;
-	p->cmd->color = on ? LF_COLOR_ALWAYS : LF_COLOR_NEVER;
-	if (p->registered) {
-		ctx->color_stderr = p->cmd->color;
-	}
-	if (on && !lf_ctx_colors(ctx)) {
-		lf_parse_error(p, 0, "error parsing $LS_COLORS: %s", strerror(errno));
-		return NULL;
-	}
-	return lf_parse_node(p, prim);
-}
-
-/* -delete implies -depth, as in GNU find. */
-static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary *prim, char **args)
-{
-	(void)args;
-	p->cmd->delete = true;
-	p->cmd->opts.order = LF_ORDER_POST;
-	return lf_parse_node(p, prim);
-}
-
-int lf_prims_core_add(struct lf_ctx *ctx)
-{
-	const struct lf_primary rows[] = {
-		{"-color", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
-		{"-d", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
-		{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
-		{"-depth", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
-		{"-false", LF_PRIM_TEST, 0, parse_simple, lf_eval_false, false},
-		{"-files0-from", LF_PRIM_OPTION, 1, parse_files0_from, lf_eval_true, false},
-		{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
-		{"-gitignore", LF_PRIM_OPTION, 0, parse_gitignore, lf_eval_true, false},
-		{"-j", LF_PRIM_OPTION, LF_NARGS_VARIADIC, parse_jobs, lf_eval_true, false},
-		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
-		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
-		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
-		{"-nocolor", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
-		{"-noleaf", LF_PRIM_OPTION, 0, parse_option_true, lf_eval_true, false},
-		{"-nowarn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
-		{"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false},
-		{"-print0", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print0, false},
-		{"-prune", LF_PRIM_ACTION_PRINTS, 0, parse_prune, lf_eval_prune, false},
-		{"-quit", LF_PRIM_ACTION_PRINTS, 0, parse_simple, lf_eval_quit, false},
-		{"-true", LF_PRIM_TEST, 0, parse_simple, lf_eval_true, false},
-		{"-warn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
-		{"-xdev", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
-	};
-	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));
-}
-
 /* How many primaries @p looks names up in: the built-in ones for lf_parse_find. */
 static size_t prims_in_use(const struct lf_parser *p)
 {
@@ -464,7 +233,7 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 {
 	const char *tok = p->argv[p->pos];
 	const struct lf_primary *prim = find_primary(p, tok);
-	if (!prim && is_jobs(tok)) {
+	if (!prim && lf_parse_is_jobs(tok)) {
 		prim = find_primary(p, "-j"); /* -jN */
 	}
 	if (!prim) {
@@ -501,7 +270,7 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	if (prim->kind == LF_PRIM_TEST || prim->kind == LF_PRIM_ACTION || prim->kind == LF_PRIM_ACTION_PRINTS) {
 		p->seen_non_option = true;
 	}
-	if (prim->parse != parse_files0_from) {
+	if (strcmp(prim->name, "-files0-from") != 0) {
 		p->seen_node = true;
 	}
 	/* Errors while it parses are about it (struct lf_error's primary). */
@@ -866,272 +635,10 @@ static int parse_expr(struct lf_parser *p, struct operand *out)
 }
 
 /*
- * The passes below recurse on a node's left operand and loop on its right:
- * a chain's length costs them no stack, only its nesting (expr.h).
- */
-
-/* Whether @x may be reordered: no action, no -lua, nothing with effects. */
-static bool is_pure(const struct lf_expr *x)
-{
-	for (; x; x = x->rhs) {
-		if (x->kind == LF_EXPR_PRIMARY) {
-			return !x->is_action && x->eval != lf_eval_prune && x->eval != lf_eval_quit && !x->impure;
-		}
-		if (!is_pure(x->lhs)) {
-			return false;
-		}
-	}
-	return true;
-}
-
-static bool subtree_needs_stat(const struct lf_expr *x)
-{
-	for (; x; x = x->rhs) {
-		if (x->needs_stat || subtree_needs_stat(x->lhs)) {
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * GNU's -O1 in a chain of -a: evaluate tests that need no stat before tests
- * that do, so that "-size +1M -name '*.c'" stats only the .c files.  Only
- * pure operands move, within each run of them: an action, -prune or -lua
- * stays where it is, and so does everything's order relative to it.  The
- * order is otherwise kept.  @ops[0..@n-1] point where the operands hang;
- * @tmp has room for @n.
- */
-static void cheap_first(struct lf_expr ***ops, struct lf_expr **tmp, size_t n)
-{
-	size_t i = 0;
-	while (i < n) {
-		size_t end = i;
-		while (end < n && is_pure(*ops[end])) {
-			end++;
-		}
-		size_t k = 0;
-		for (int stats = 0; stats <= 1; stats++) {
-			for (size_t j = i; j < end; j++) {
-				if (subtree_needs_stat(*ops[j]) == stats) {
-					tmp[k++] = *ops[j];
-				}
-			}
-		}
-		for (size_t j = i; j < end; j++) {
-			*ops[j] = tmp[j - i];
-		}
-		i = end + 1; /* past the impure one */
-	}
-}
-
-/*
- * In a chain of -o, "TEST -o -true" is true without TEST, whose stat may
- * fail: GNU find and bfs do not evaluate it, so the first -true with only
- * pure operands before it goes first.
- */
-static void true_first(struct lf_expr ***ops, size_t n)
-{
-	for (size_t i = 1; i < n && is_pure(*ops[i - 1]); i++) {
-		struct lf_expr *t = *ops[i];
-		if (t->kind == LF_EXPR_PRIMARY && t->eval == lf_eval_true) {
-			for (size_t j = i; j > 0; j--) {
-				*ops[j] = *ops[j - 1];
-			}
-			*ops[0] = t;
-			return;
-		}
-	}
-}
-
-/* Reorder the operands of @x, and of the chains in them (cheap_first, true_first); -1 if out of memory. */
-static int optimize(struct lf_expr *x)
-{
-	if (!x || x->kind == LF_EXPR_PRIMARY) {
-		return 0;
-	}
-	if (x->kind == LF_EXPR_NOT) {
-		return optimize(x->lhs);
-	}
-	size_t n = 1;
-	struct lf_expr *c;
-	for (c = x; c->kind == x->kind; c = c->rhs) {
-		if (optimize(c->lhs) != 0) {
-			return -1;
-		}
-		n++;
-	}
-	if (optimize(c) != 0) {
-		return -1;
-	}
-	if (x->kind == LF_EXPR_COMMA) {
-		return 0;
-	}
-	struct lf_expr ***ops = malloc(n * sizeof(*ops));
-	struct lf_expr **tmp = malloc(n * sizeof(*tmp));
-	if (!ops || !tmp) {
-		free(ops);
-		free(tmp);
-		return -1;
-	}
-	size_t i = 0;
-	for (c = x; c->kind == x->kind; c = c->rhs) {
-		ops[i++] = &c->lhs;
-		if (c->rhs->kind != x->kind) {
-			ops[i++] = &c->rhs;
-		}
-	}
-	if (x->kind == LF_EXPR_AND) {
-		cheap_first(ops, tmp, n);
-	} else {
-		true_first(ops, n);
-	}
-	free(ops);
-	free(tmp);
-	return 0;
-}
-
-
-/*
- * GNU's -O LEVEL, checked with GNU's messages.  luafind has one level, GNU's
- * -O1 (which GNU 4.9 also uses for -O0); higher levels only reorder more,
- * never change what is printed, so they are accepted and mean the same.
- */
-static int parse_opt_level(struct lf_ctx *ctx, const char *level)
-{
-	if (!*level) {
-		lf_diag(ctx, "The -O option must be immediately followed by a decimal integer");
-		return -1;
-	}
-	if (*level < '0' || *level > '9') {
-		lf_diag(ctx, "Please specify a decimal number immediately after -O");
-		return -1;
-	}
-	char *end;
-	errno = 0;
-	unsigned long v = strtoul(level, &end, 10);
-	if (*end) {
-		lf_diag(ctx, "Invalid optimisation level %s", level);
-		return -1;
-	}
-	if (errno) {
-		lf_diag(ctx, "Invalid optimisation level %s: %s", level, strerror(errno));
-		return -1;
-	}
-	if (v > USHRT_MAX) {
-		lf_diag(ctx, "Optimisation level %lu is too high.  If you want to find files very quickly, consider "
-			"using GNU locate.",
-			v);
-		return -1;
-	}
-	return 0;
-}
-
-/* GNU find 4.9's -D flags, in its order and words (find/util.c). */
-static const struct {
-	char name[8];
-	char doc[80];
-} debug_flags[] = {
-	{"exec", "Show diagnostic information relating to -exec, -execdir, -ok and -okdir"},
-	{"opt", "Show diagnostic information relating to optimisation"},
-	{"rates", "Indicate how often each predicate succeeded"},
-	{"search", "Navigate the directory tree verbosely"},
-	{"stat", "Trace calls to stat(2) and lstat(2)"},
-	{"time", "Show diagnostic information relating to time-of-day and timestamp comparisons"},
-	{"tree", "Display the expression tree"},
-	{"all", "Set all of the debug flags (but help)"},
-	{"help", "Explain the various -D options"},
-};
-enum { DEBUG_NFLAGS = sizeof(debug_flags) / sizeof(debug_flags[0]) };
-
-void lf_parse_debug_usage(FILE *fp)
-{
-	fputs("Valid arguments for -D:\n", fp);
-	for (size_t i = 0; i < DEBUG_NFLAGS; i++) {
-		fprintf(fp, "%-10s %s\n", debug_flags[i].name, debug_flags[i].doc);
-	}
-}
-
-/*
- * -D FLAGS, comma-separated, as GNU find 4.9 takes them: an unknown flag is
- * only a warning, an empty list an error.  GNU splits the argument in place
- * with strtok, so its warning quotes the argument cut at the first comma
- * after the first flag; splitting a copy the same way says the same.
- */
-static int parse_debug_opts(const char *arg, struct lf_cmdline *cmd)
-{
-	char *copy = strdup(arg);
-	if (!copy) {
-		lf_diag(cmd->ctx, "%s", strerror(errno));
-		return -1;
-	}
-	bool empty = true;
-	char *ctx = NULL;
-	for (char *tok = strtok_r(copy, ",", &ctx); tok; tok = strtok_r(NULL, ",", &ctx)) {
-		empty = false;
-		size_t i = 0;
-		while (i < DEBUG_NFLAGS && strcmp(debug_flags[i].name, tok) != 0) {
-			i++;
-		}
-		if (i == DEBUG_NFLAGS) {
-			char *q = lf_diag_quoted(copy);
-			lf_diag_kind(cmd->ctx, LF_ERROR_NOTE, "Ignoring unrecognised debug flag %s", q ? q : copy);
-			free(q);
-		} else if (strcmp(tok, "help") == 0) {
-			cmd->debug_help = true;
-		} else {
-			cmd->debug |= 1u << i;
-		}
-	}
-	free(copy);
-	if (empty) {
-		lf_diag(cmd->ctx, "Empty argument to the -D option.\nTry '%s --help' for more information.",
-			cmd->ctx->progname);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * GNU's rule for where the paths end: at "-x", "(" or "!".  A ")" or ","
- * cannot start an expression, so there it is a path, as in GNU find 4.9
- * ("find )" lists a file named ")").
- */
-static bool looks_like_expression(const char *arg)
-{
-	if (arg[0] == '-' && arg[1]) {
-		return true;
-	}
-	return strcmp(arg, "(") == 0 || strcmp(arg, "!") == 0;
-}
-
-/* An environment variable that turns something off: "0", "no", "off" or "false", in any case. */
-static bool env_says_no(const char *v)
-{
-	return v && (strcmp(v, "0") == 0 || strcasecmp(v, "no") == 0 || strcasecmp(v, "off") == 0 ||
-		     strcasecmp(v, "false") == 0);
-}
-
-/* A fresh command line: find's defaults, "now" taken once, LUAFIND_IO_URING. */
-static void cmdline_init(struct lf_ctx *ctx, struct lf_cmdline *cmd)
-{
-	struct lf_walk_opts init = LF_WALK_OPTS_INIT;
-	memset(cmd, 0, sizeof(*cmd));
-	cmd->ctx = ctx;
-	cmd->opts = init;
-	clock_gettime(CLOCK_REALTIME, &cmd->start);
-	cmd->day_start = cmd->start;
-	cmd->day_start.tv_sec -= 86400;
-	if (env_says_no(getenv("LUAFIND_IO_URING"))) {
-		cmd->opts.flags |= LF_WALK_NO_IO_URING; /* luafind(1), ENVIRONMENT */
-	}
-}
-
-/*
  * From p->pos on, the expression; then the checks that need all of it, the
  * implied -print (unless @flags says LF_PARSE_NO_PRINT) and GNU's -O1.
  */
-static int parse_expression(struct lf_parser *p, unsigned flags)
+int lf_parse_expression(struct lf_parser *p, unsigned flags)
 {
 	struct lf_cmdline *cmd = p->cmd;
 	int argc = p->argc;
@@ -1166,7 +673,7 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		return -1;
 	}
 	if (!(flags & LF_PARSE_NO_PRINT) && !lf_expr_has_action(v.x)) {
-		const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false};
+		const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, NULL, lf_eval_print, false};
 		struct operand pr = {.x = lf_parse_node(p, &print), .depth = 1};
 		if (!pr.x) {
 			lf_expr_free(v.x);
@@ -1180,7 +687,7 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 		}
 	}
 	struct lf_expr *x = v.x;
-	if (optimize(x) != 0 || optimize(cmd->exclude) != 0) {
+	if (lf_parse_optimize(x) != 0 || lf_parse_optimize(cmd->exclude) != 0) {
 		lf_diag(cmd->ctx, "%s", strerror(errno));
 		lf_expr_free(x);
 		return -1;
@@ -1210,185 +717,4 @@ static int parse_expression(struct lf_parser *p, unsigned flags)
 	cmd->opts.roots = cmd->roots;
 	cmd->opts.nroots = cmd->nroots;
 	return 0;
-}
-
-/* Whether @x and its operands only read: no -prune, -quit, -delete, -exec or -ok in any form, no -lua. */
-static bool reads_only(const struct lf_expr *x)
-{
-	static const char changes[][9] = {"-exec", "-execdir", "-ok", "-okdir"};
-	for (; x && x->kind != LF_EXPR_PRIMARY; x = x->rhs) {
-		if (!reads_only(x->lhs)) {
-			return false; /* recursing on the left only, as is_pure */
-		}
-	}
-	if (!x) {
-		return true;
-	}
-	if (x->eval == lf_eval_prune || x->eval == lf_eval_quit || x->eval == lf_eval_delete || x->impure) {
-		return false;
-	}
-	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
-		if (strcmp(x->name, changes[i]) == 0) {
-			return false;
-		}
-	}
-	return true;
-}
-
-/*
- * The one place that decides whether a query's walk reads directories
- * ahead (walk.h's LF_WALK_READ_AHEAD), for the command line, the C query
- * API (lf_query_walk_opts) and luafind.find alike: when the query reads
- * every directory the walk reaches and changes nothing in the tree.
- * - Skipping directories wastes what was read ahead of them: -prune,
- *   -exclude, and -quit, which ends the walk.
- * - Changing the tree would not be seen in a directory read before the
- *   change: -delete, -exec, -execdir, -ok, -okdir and -lua (Lua code may
- *   do anything).  Writing a file (-fprint, -fls...) is fine.
- * - Where the walk does not use the queue (sorted, -xdev, -gitignore, -L)
- *   the flag is left off, so that it says what the walk does.
- * An explicit -j does not force it: such a query walks with no workers.
- * @return @flags with LF_WALK_READ_AHEAD set or cleared
- */
-unsigned lf_cmdline_walk_flags(const struct lf_cmdline *cmd, unsigned flags)
-{
-	bool ahead = !cmd->exclude && !cmd->delete && cmd->opts.symlinks != LF_LOGICAL &&
-		     !(flags & (LF_WALK_SORT | LF_WALK_XDEV | LF_WALK_GITIGNORE)) && reads_only(cmd->expr);
-	return ahead ? flags | LF_WALK_READ_AHEAD : flags & ~(unsigned)LF_WALK_READ_AHEAD;
-}
-
-/*
- * A leading -H, -L or -P, or several in one argument ("-HL", as POSIX's
- * utility syntax allows and bfs accepts; GNU find does not): the last one
- * wins.  @return whether @a was one.
- */
-static bool parse_follow_flags(const char *a, struct lf_cmdline *cmd)
-{
-	if (a[0] != '-' || !a[1] || a[strspn(a + 1, "HLP") + 1]) {
-		return false;
-	}
-	for (a++; *a; a++) {
-		cmd->opts.symlinks = *a == 'P' ? LF_PHYSICAL : *a == 'H' ? LF_COMFOLLOW : LF_LOGICAL;
-	}
-	return true;
-}
-
-int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
-{
-	cmdline_init(ctx, cmd);
-	cmd->warn = isatty(STDIN_FILENO);
-	/* https://no-color.org/: an empty NO_COLOR is as if unset (bfs). */
-	const char *no_color = getenv("NO_COLOR");
-	cmd->color = no_color && *no_color ? LF_COLOR_NEVER : LF_COLOR_AUTO;
-	ctx->color_stderr = cmd->color;
-	if (cmd->color != LF_COLOR_NEVER) {
-		lf_ctx_colors(ctx); /* for messages from now on; a failure is said when it matters */
-	}
-
-	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 1, .cmd = cmd, .registered = true};
-
-	/* find's leading options (the executable takes its own out first). */
-	for (; p.pos < argc; p.pos++) {
-		const char *a = argv[p.pos];
-		if (parse_follow_flags(a, cmd)) {
-			continue;
-		} else if (strncmp(a, "-O", 2) == 0) {
-			if (parse_opt_level(ctx, a + 2) < 0) {
-				return -1;
-			}
-		} else if (strcmp(a, "-D") == 0) {
-			if (p.pos + 1 >= argc) {
-				lf_diag(ctx, "Missing argument after the -D option.\nTry '%s --help' for more information.",
-					ctx->progname);
-				return -1;
-			}
-			if (parse_debug_opts(argv[++p.pos], cmd) != 0) {
-				return -1;
-			}
-			if (cmd->debug_help) {
-				return 0; /* as GNU, which exits at once */
-			}
-		} else if (is_jobs(a)) {
-			/* bfs's place for it; in the expression it is a global option. */
-			p.prim_pos = p.pos;
-			if (!a[2] && p.pos + 1 >= argc) {
-				error_here(&p, "missing argument to `-j'");
-				return -1;
-			}
-			const char *val = a[2] ? a + 2 : argv[++p.pos];
-			if (set_threads(&p, p.pos - p.prim_pos, val) != 0) {
-				return -1;
-			}
-		} else if (strcmp(a, "--") == 0) {
-			p.pos++;
-			break;
-		} else {
-			break;
-		}
-	}
-
-	int first_path = p.pos;
-	while (p.pos < argc && !looks_like_expression(argv[p.pos])) {
-		p.pos++;
-	}
-	size_t npaths = (size_t)(p.pos - first_path);
-	cmd->roots = malloc((npaths ? npaths : 1) * sizeof(*cmd->roots));
-	if (!cmd->roots) {
-		lf_diag(ctx, "%s", strerror(errno));
-		return -1;
-	}
-	for (size_t i = 0; i < npaths; i++) {
-		cmd->roots[i] = argv[first_path + (int)i];
-	}
-	cmd->first_path = npaths ? cmd->roots[0] : NULL;
-	if (npaths == 0) {
-		cmd->roots[npaths++] = ".";
-	}
-	cmd->nroots = npaths;
-	return parse_expression(&p, 0);
-}
-
-int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, int argc, char **argv,
-		  unsigned flags, const char *const *allow, struct lf_cmdline *cmd)
-{
-	cmdline_init(ctx, cmd);
-	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 0, .cmd = cmd,
-			      .safe = (flags & LF_PARSE_SAFE) != 0, .allow = allow};
-
-	for (; p.pos < argc; p.pos++) {
-		if (!parse_follow_flags(argv[p.pos], cmd)) {
-			break;
-		}
-	}
-
-	cmd->roots = malloc((nroots ? nroots : 1) * sizeof(*cmd->roots));
-	if (!cmd->roots) {
-		lf_diag(ctx, "%s", strerror(errno));
-		return -1;
-	}
-	for (size_t i = 0; i < nroots; i++) {
-		cmd->roots[i] = roots[i];
-	}
-	if (nroots == 0) {
-		cmd->roots[nroots++] = ".";
-	}
-	cmd->nroots = nroots;
-	if (parse_expression(&p, flags) != 0) {
-		return -1;
-	}
-	if (cmd->files0_from) {
-		lf_diag(ctx, "-files0-from: the roots are given apart from the expression here");
-		return -1;
-	}
-	return 0;
-}
-
-void lf_cmdline_free(struct lf_cmdline *cmd)
-{
-	lf_expr_free(cmd->expr);
-	lf_expr_free(cmd->exclude);
-	free(cmd->roots);
-	cmd->exclude = NULL;
-	cmd->expr = NULL;
-	cmd->roots = NULL;
 }
