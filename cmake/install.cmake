@@ -71,16 +71,16 @@ install(TARGETS ${_lf_libs} EXPORT luafindTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# The public headers, each from its layer's folder, as <luafind/NAME.h>:
+# The public headers (include/luafind), as <luafind/NAME.h>:
 # copied into the build tree too, so that tests include them as hosts do.
 set(LUAFIND_PUBLIC_HEADERS
-  ${PROJECT_SOURCE_DIR}/src/lua/luafind.h
-  ${PROJECT_SOURCE_DIR}/src/core/walk.h
-  ${PROJECT_SOURCE_DIR}/src/core/mem.h
-  ${PROJECT_SOURCE_DIR}/src/core/stat.h
-  ${PROJECT_SOURCE_DIR}/src/core/isolate.h
-  ${PROJECT_SOURCE_DIR}/src/find/query.h
-  ${PROJECT_SOURCE_DIR}/src/find/error.h)
+  ${PROJECT_SOURCE_DIR}/include/luafind/luafind.h
+  ${PROJECT_SOURCE_DIR}/include/luafind/walk.h
+  ${PROJECT_SOURCE_DIR}/include/luafind/mem.h
+  ${PROJECT_SOURCE_DIR}/include/luafind/stat.h
+  ${PROJECT_SOURCE_DIR}/include/luafind/isolate.h
+  ${PROJECT_SOURCE_DIR}/include/luafind/query.h
+  ${PROJECT_SOURCE_DIR}/include/luafind/error.h)
 file(COPY ${LUAFIND_PUBLIC_HEADERS} DESTINATION ${PROJECT_BINARY_DIR}/include/luafind)
 install(FILES ${LUAFIND_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/luafind)
 
