@@ -139,6 +139,23 @@ pkgconf)
 		tree "$work/tree7"
 		"$work/$h" "$work/tree7"
 	done
+	# luafind(3)'s link lines, as printed (LINKING): each builds a host that
+	# runs, the core's core_host.c, libluafind's lua_host.c.
+	sed -n '/^\.SH LINKING/,/^\.SH EXAMPLE/p' "$src/man/luafind.3" | sed 's/\\-/-/g' |
+		awk '{ if (sub(/ *\\e$/, " ")) { acc = acc $0; next } print acc $0; acc = "" }' |
+		grep '^cc host\.c ' >"$work/man-lines" || :
+	[ "$(wc -l <"$work/man-lines")" -ge 4 ] || fail "luafind(3) LINKING: $(wc -l <"$work/man-lines") link lines"
+	n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		host=lua_host
+		case $line in *luafind-core*) host=core_host ;; esac
+		eval "cc $cflags -o \"\$work/man\$n\" \"\$src/tests/embed/\$host.c\" ${line#cc host.c }" ||
+			fail "luafind(3)'s link line does not link: $line"
+		tree "$work/tree9"
+		"$work/man$n" "$work/tree9" || fail "$host built by luafind(3)'s line: $line"
+	done <"$work/man-lines"
+	echo "ok: luafind(3)'s $n link lines build hosts that run"
 	;;
 stock)
 	tree "$work/tree4"
