@@ -3,8 +3,17 @@
  *
  * Map of the sources:
  *
+ *   include/luafind/  the public headers, <luafind/NAME.h> to a host, each of
+ *                     one layer below (tests/layers/includes.sh)
+ *     walk.h            core: the pull walker's API
+ *     stat.h            core: stat data, statx with an fstatat fallback
+ *     mem.h             core: memory accounting for callers (a sandbox)
+ *     isolate.h         core: a confined child process for untrusted work
+ *     query.h           find: the C API over the parser and the driver
+ *     error.h           find: errors as values, handed to the context's reporter
+ *     luafind.h         lua: the Lua binding's C API (libluafind)
  *   src/core/         the traversal core (no Lua, no CLI)
- *     walk.[ch]         the pull walker's API: open, next (to an engine), delete, close
+ *     walk.c            the pull walker's API: open, next (to an engine), delete, close
  *     walk_dfs.c        the depth-first engine (pre-, post- and both orders)
  *     walk_dfs.h        the internal interface of the depth-first files
  *     walk_dfs_ioq.c    the depth-first engine's read-ahead through the I/O queue
@@ -13,13 +22,12 @@
  *     walk_common.c     what the engines share: fd budget, reading, entries, stat cache
  *     walk_impl.h       walker state and the internal interface of the walk files
  *     dir.[ch]          getdents64
- *     stat.[ch]         statx with an fstatat fallback
+ *     stat.c            statx with an fstatat fallback
  *     statx.h           how stat.c asks statx(2), for ring.c
  *     prefetch.[ch]     the stat-ahead thread (LF_WALK_STAT_AHEAD)
  *     ioq.[ch]          the I/O queue: threads reading directories ahead
  *     ring.[ch]         stats in batches through io_uring, for the queue's workers
  *     spin.h            the threads' brief waits: a clock and a spin hint
- *     mem.h             memory accounting for callers (a sandbox)
  *     gitignore.[ch]    what git would ignore: patterns, scopes, repositories
  *     gitignore_impl.h  the internal interface of the ignore rules' files
  *     gitindex.c        the paths a git index tracks
@@ -29,10 +37,10 @@
  *     glob.c            fnmatch(3) behind a compiled pattern, with literal fast paths
  *     lf_regex.h        the regular expression facade (PCRE2 with JIT)
  *     regex.c           PCRE2 behind struct lf_regex: the one file with pcre2.h
- *     isolate.[ch]      a confined child process for untrusted work (--isolate)
+ *     isolate.c         a confined child process for untrusted work (--isolate)
  *   src/find/         find's language as a library (lf_find, no Lua: also in
  *                     the Lua module, for luafind.find)
- *     query.[ch]        the C API over the parser and the driver
+ *     query.c           the C API over the parser and the driver
  *     parse.[ch]        the grammar: argv -> an expression tree
  *     parse_impl.h      what the parser's files share
  *     cmdline.c         the command line around it: leading options, paths
@@ -55,10 +63,8 @@
  *     mounts.[ch]       the mount table (-fstype, %F)
  *     output.[ch]       buffered output
  *     json.[ch]         JSON text: -json, -fjson, luafind.json
- *     error.h           errors as values, handed to the context's reporter
  *     diag.[ch]         messages in find's form
  *   src/lua/          the binding luafind.core, lf.find, lfcli (-lua, --script)
- *     luafind.h         the public C API of libluafind
  *     lbind.h           what the binding's files share
  *     luafind.c         luaopen_luafind_core and the module functions
  *     walk.c            luafind.walk(): the walker userdata and its iterator

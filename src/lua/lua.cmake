@@ -98,7 +98,7 @@ target_compile_definitions(lf_lua_cli PRIVATE
   LUAFIND_INSTALL_LUADIR="${CMAKE_INSTALL_PREFIX}/${LUAFIND_INSTALL_LMODDIR}")
 set_target_properties(lf_lua_cli PROPERTIES C_EXTENSIONS ON)
 
-if(BUILD_TESTING)
+if(LUAFIND_TESTING)
   # Stock lua5.4 (Debian package lua5.4) runs the module tests; without it
   # they run through the C hosts only.
   find_program(LUAFIND_LUA54 NAMES lua5.4 lua54)
@@ -170,7 +170,7 @@ if(BUILD_TESTING)
 endif()
 
 # Embedding: install into a scratch prefix, then build hosts against it.
-if(BUILD_TESTING)
+if(LUAFIND_TESTING)
   set(_lf_embed_work ${PROJECT_BINARY_DIR}/tests/embed-work)
   set(_lf_embed_cflags "")
   if(LUAFIND_SANITIZE)
@@ -178,7 +178,7 @@ if(BUILD_TESTING)
   elseif(LUAFIND_TSAN)
     set(_lf_embed_cflags "-fsanitize=thread")
   endif()
-  set(_lf_steps install pkgconf cmake symbols headers query bridge threads relocate)
+  set(_lf_steps install pkgconf cmake core subdir symbols headers query bridge threads relocate)
   if(LUAFIND_LUA54)
     list(APPEND _lf_steps stock)
   endif()
@@ -198,6 +198,9 @@ if(BUILD_TESTING)
       set_tests_properties(embed.${step} PROPERTIES FIXTURES_SETUP lf_embed RESOURCE_LOCK lf_embed)
     elseif(step STREQUAL "cleanup")
       set_tests_properties(embed.${step} PROPERTIES FIXTURES_CLEANUP lf_embed)
+    elseif(step STREQUAL "subdir")
+      # Its own build of the sources, under WORK: no lock, but before cleanup.
+      set_tests_properties(embed.${step} PROPERTIES FIXTURES_REQUIRED lf_embed TIMEOUT 300)
     else()
       set_tests_properties(embed.${step} PROPERTIES FIXTURES_REQUIRED lf_embed RESOURCE_LOCK lf_embed)
     endif()

@@ -1,7 +1,7 @@
 /*
  * core_host.c: a C program using only the walker API of the installed
- * libluafind (no Lua), built with `pkg-config --cflags --libs luafind` or
- * with find_package(luafind).
+ * luafind (no Lua), built with `pkg-config --cflags --libs luafind-core` or
+ * luafind, or with find_package(luafind) and luafind::core or luafind::lua.
  *
  *	core_host DIR
  *
@@ -9,7 +9,7 @@
  * that listing costs one stat (the root's), that one size costs one more,
  * and deletes b/z.txt with lf_entry_delete().
  */
-#include <luafind/luafind.h>
+#include <luafind/walk.h>
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  *
  *	query_host ROOT EXPR...
  */
-#include <luafind/luafind.h>
+#include <luafind/query.h>
 
 #include <errno.h>
 #include <stdio.h>

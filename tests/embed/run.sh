@@ -6,12 +6,24 @@
 # STEP is one of:
 #   install  `cmake --install BUILD --prefix WORK/prefix` (a fresh prefix)
 #   pkgconf  build tests/embed/{core,lua}_host.c with only
-#            `pkg-config --cflags --libs luafind` and run them
+#            `pkg-config --cflags --libs luafind` (core_host with
+#            luafind-core too), shared and static, and run them
 #   stock    stock lua5.4 loads luafind from the prefix and walks
-#   cmake    a CMake project using find_package(luafind), shared and static
+#   cmake    a CMake project using find_package(luafind) and luafind::lua,
+#            shared and static (tests/embed/cmake)
+#   core     a plain C host project using find_package(luafind) and
+#            luafind::core with Lua 5.4 hidden from pkg-config: it
+#            configures, builds, runs, and compiles with no Lua include
+#            directory; asking for the lua component fails (tests/embed/core)
+#   subdir   the same host doing add_subdirectory() of the source tree:
+#            luafind::core builds, and luafind adds no test and no install
+#            rule to the host's
 #   symbols  every function declared in the installed headers is exported by
-#            libluafind.so, and nothing else is
-#   headers  the installed headers compile as C99, C11 and C++17
+#            libluafind.so, and nothing else is; those of the core's headers
+#            (all but luafind.h) by libluafind-core.so
+#   headers  the installed headers compile as C99, C11 and C++17, each
+#            alone, and link a call (the core's against libluafind-core
+#            without Lua)
 #   query    a host compiling find expressions through the C API prints what
 #            `luafind TREE EXPR` prints, for a dozen expressions
 #   bridge   a host walking in C hands entries to users' Lua rules through
@@ -63,7 +75,9 @@ install)
 	rm -rf "$prefix" "$work"/FAILED.*
 	cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 	for f in "$libdir/libluafind.a" "$libdir/libluafind.so" "$libdir/pkgconfig/luafind.pc" \
+		 "$libdir/libluafind-core.a" "$libdir/libluafind-core.so" "$libdir/pkgconfig/luafind-core.pc" \
 		 include/luafind/luafind.h include/luafind/walk.h include/luafind/stat.h \
+		 include/luafind/mem.h include/luafind/isolate.h include/luafind/query.h include/luafind/error.h \
 		 "$cmoddir/luafind/core.so" "$lmoddir/luafind/init.lua" \
 		 "$libdir/cmake/luafind/luafindConfig.cmake" \
 		 "$libdir/cmake/luafind/luafindConfigVersion.cmake" \
@@ -72,8 +86,13 @@ install)
 	done
 	grep -qx "prefix=$prefix" "$prefix/$libdir/pkgconfig/luafind.pc" ||
 		fail "luafind.pc does not name the install prefix"
-	if readelf -d "$prefix/$libdir/libluafind.so" | grep NEEDED | grep -qi lua; then
-		fail "libluafind.so is linked against liblua"
+	for lib in libluafind.so libluafind-core.so; do
+		if readelf -d "$prefix/$libdir/$lib" | grep NEEDED | grep -qi '\[liblua'; then
+			fail "$lib is linked against liblua"
+		fi
+	done
+	if nm -D -u "$prefix/$libdir/libluafind-core.so" | grep -q ' lua'; then
+		fail "libluafind-core.so calls Lua: $(nm -D -u "$prefix/$libdir/libluafind-core.so" | grep ' lua' | head -3)"
 	fi
 	echo "ok: installed into $prefix"
 	;;
@@ -100,6 +119,43 @@ pkgconf)
 	fi
 	tree "$work/tree3"
 	"$work/lua_host_static" "$work/tree3"
+	# The core alone: luafind-core.pc, shared and static, no Lua.
+	flags=$(pkg-config --cflags --libs luafind-core) || fail "pkg-config luafind-core"
+	case " $flags " in *lua5*) fail "pkg-config luafind-core names Lua: $flags" ;; esac
+	# shellcheck disable=SC2086
+	cc $cflags -o "$work/core_host_core" "$src/tests/embed/core_host.c" $flags
+	slibs=$(pkg-config --libs --static luafind-core | sed 's/-lluafind-core/-l:libluafind-core.a/')
+	# shellcheck disable=SC2086
+	cc $cflags -o "$work/core_host_core_static" "$src/tests/embed/core_host.c" $sflags $slibs
+	ldd "$work/core_host_core" | grep -q "$prefix/$libdir/libluafind-core.so" ||
+		fail "not linked against the installed libluafind-core.so"
+	if ldd "$work/core_host_core_static" | grep -q libluafind; then
+		fail "the static core host needs a libluafind*.so"
+	fi
+	for h in core_host_core core_host_core_static; do
+		if ldd "$work/$h" | grep -Eq 'liblua([0-9.-]|\.so)'; then
+			fail "$h needs liblua"
+		fi
+		tree "$work/tree7"
+		"$work/$h" "$work/tree7"
+	done
+	# luafind(3)'s link lines, as printed (LINKING): each builds a host that
+	# runs, the core's core_host.c, libluafind's lua_host.c.
+	sed -n '/^\.SH LINKING/,/^\.SH EXAMPLE/p' "$src/man/luafind.3" | sed 's/\\-/-/g' |
+		awk '{ if (sub(/ *\\e$/, " ")) { acc = acc $0; next } print acc $0; acc = "" }' |
+		grep '^cc host\.c ' >"$work/man-lines" || :
+	[ "$(wc -l <"$work/man-lines")" -ge 4 ] || fail "luafind(3) LINKING: $(wc -l <"$work/man-lines") link lines"
+	n=0
+	while IFS= read -r line; do
+		n=$((n + 1))
+		host=lua_host
+		case $line in *luafind-core*) host=core_host ;; esac
+		eval "cc $cflags -o \"\$work/man\$n\" \"\$src/tests/embed/\$host.c\" ${line#cc host.c }" ||
+			fail "luafind(3)'s link line does not link: $line"
+		tree "$work/tree9"
+		"$work/man$n" "$work/tree9" || fail "$host built by luafind(3)'s line: $line"
+	done <"$work/man-lines"
+	echo "ok: luafind(3)'s $n link lines build hosts that run"
 	;;
 stock)
 	tree "$work/tree4"
@@ -132,24 +188,109 @@ cmake)
 	done
 	ldd "$work/cmake-build/core_host" | grep -q "$prefix/$libdir/libluafind.so" ||
 		fail "luafind::luafind is not the installed libluafind.so"
-	echo "ok: find_package(luafind) with luafind::luafind and luafind::luafind_static"
+	echo "ok: find_package(luafind) with luafind::lua, luafind::lua_static and their aliases"
+	;;
+core)
+	# pkg-config finds what the static core links (PCRE2...), never Lua.
+	pc=$work/core-pc
+	rm -rf "$pc" "$work/core-build" "$work/core-build-lua"
+	mkdir -p "$pc"
+	for m in libpcre2-8 liburing libseccomp; do
+		d=$(pkg-config --variable=pcfiledir $m 2>/dev/null) && ln -s "$d/$m.pc" "$pc/$m.pc"
+	done
+	if PKG_CONFIG_LIBDIR=$pc PKG_CONFIG_PATH=$pc pkg-config --exists lua5.4 lua-5.4 lua54; then
+		fail "Lua is not hidden from pkg-config"
+	fi
+	tree "$work/tree8"
+	PKG_CONFIG_LIBDIR=$pc PKG_CONFIG_PATH=$pc cmake -S "$src/tests/embed/core" -B "$work/core-build" \
+		-DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS="$cflags" -DCMAKE_BUILD_TYPE=Debug \
+		-DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DLUAFIND_EXPECT_LUA=OFF -DLUAFIND_TEST_TREE="$work/tree8" \
+		>"$work/core.log" 2>&1 || { cat "$work/core.log"; fail "configure without Lua"; }
+	cmake --build "$work/core-build" >>"$work/core.log" 2>&1 || { cat "$work/core.log"; fail "build"; }
+	# No Lua include directory in any compile command.
+	cc_json=$work/core-build/compile_commands.json
+	[ -s "$cc_json" ] || fail "no $cc_json"
+	luainc=$(pkg-config --cflags-only-I lua5.4 2>/dev/null || :)
+	for i in $luainc; do
+		if grep -qF -- "$i" "$cc_json"; then
+			fail "a Lua include directory ($i) in $cc_json"
+		fi
+	done
+	if grep -q '/lua5\.4\|/lua-5\.4\|/lua54' "$cc_json"; then
+		fail "Lua in $cc_json: $(grep -o '[^ ]*lua5[^ ]*' "$cc_json" | head -1)"
+	fi
+	(cd "$work/core-build" && ctest --output-on-failure >>"$work/core.log" 2>&1) ||
+		{ cat "$work/core.log"; fail "core_host (luafind::core)"; }
+	tree "$work/tree8"
+	"$work/core-build/core_host_static" "$work/tree8"
+	out=$("$work/core-build/query_host" "$work/tree8" -name '*.c' | sort)
+	[ "$out" = "$(printf '%s\n' "$work/tree8/a/x.c" "$work/tree8/a/y.c")" ] || fail "query_host: $out"
+	for h in core_host core_host_static query_host; do
+		if ldd "$work/core-build/$h" | grep -Eq 'liblua([0-9.-]|\.so)'; then
+			fail "$h needs liblua"
+		fi
+	done
+	ldd "$work/core-build/core_host" | grep -q "$prefix/$libdir/libluafind-core.so" ||
+		fail "luafind::core is not the installed libluafind-core.so"
+	# Asking for luafind::lua without Lua fails, and says why.
+	if PKG_CONFIG_LIBDIR=$pc PKG_CONFIG_PATH=$pc cmake -S "$src/tests/embed/core" -B "$work/core-build-lua" \
+		-DCMAKE_PREFIX_PATH="$prefix" -DLUAFIND_COMPONENTS=lua >"$work/core-lua.log" 2>&1; then
+		fail "find_package(luafind COMPONENTS lua) succeeded without Lua"
+	fi
+	grep -q "luafind::lua needs Lua 5.4" "$work/core-lua.log" || { cat "$work/core-lua.log"; fail "no reason given"; }
+	rm -rf "$pc" "$work/core-build" "$work/core-build-lua"
+	echo "ok: find_package(luafind) and luafind::core without Lua: built, ran, no Lua include directory"
+	;;
+subdir)
+	# add_subdirectory() of the source tree (a build of its own, -O0).
+	s=$work/subdir
+	rm -rf "$s"
+	mkdir -p "$s"
+	tree "$s/tree"
+	cmake -S "$src/tests/embed/core" -B "$s/build" -DLUAFIND_SOURCE_DIR="$src" -DLUAFIND_EXPECT_LUA=ON \
+		-DLUAFIND_TEST_TREE="$s/tree" >"$s/log" 2>&1 || { cat "$s/log"; fail "configure"; }
+	cmake --build "$s/build" -j 2 >>"$s/log" 2>&1 || { cat "$s/log"; fail "build"; }
+	# The host's tests alone, and its build type its own.
+	tests=$(cd "$s/build" && ctest -N | sed -n 's/^ *Test *#[0-9]*: //p')
+	[ "$tests" = host.core ] || fail "the host's ctest lists: $tests"
+	grep -q '^CMAKE_BUILD_TYPE:STRING=.' "$s/build/CMakeCache.txt" && fail "luafind set the host's CMAKE_BUILD_TYPE"
+	(cd "$s/build" && ctest --output-on-failure >>"$s/log" 2>&1) || { cat "$s/log"; fail "core_host (luafind::core)"; }
+	tree "$s/tree"
+	"$s/build/core_host_static" "$s/tree"
+	# No install rule of luafind's: its install script installs nothing.
+	inst=$s/build/luafind/cmake_install.cmake
+	[ -f "$inst" ] || fail "no $inst"
+	if grep -q 'file(INSTALL' "$inst"; then
+		fail "luafind has install rules in the host's build: $(grep -o 'DESTINATION "[^"]*"' "$inst" | head -3)"
+	fi
+	rm -rf "$s"
+	echo "ok: add_subdirectory(luafind): luafind::core built and ran, no test or install rule of luafind's"
 	;;
 symbols)
 	inc=$prefix/include/luafind
 	# Function declarations of the installed headers: a name followed by
 	# "(" on a line that starts a declaration (inline helpers excluded).
-	grep -hv '^typedef\|^static inline' "$inc"/*.h |
-		sed -n 's/^[A-Za-z_][A-Za-z0-9_ *]*[ *]\(l[a-z0-9_]*\)(.*/\1/p' | sort -u >"$work/declared"
-	nm -D --defined-only "$prefix/$libdir/libluafind.so" | awk '$2 ~ /^[TW]$/ { print $3 }' |
-		sort -u >"$work/exported"
-	[ -s "$work/declared" ] || fail "no declaration found in $inc"
-	if ! cmp -s "$work/declared" "$work/exported"; then
-		diff "$work/declared" "$work/exported" | sed 's/^</declared, not exported:/; s/^>/exported, not declared:/'
-		fail "libluafind.so does not export exactly its headers' functions"
-	fi
-	data=$(nm -D --defined-only "$prefix/$libdir/libluafind.so" | awk '$2 !~ /^[TWA]$/ { print $3 }')
-	[ -z "$data" ] || fail "libluafind.so exports data: $data"
-	echo "ok: libluafind.so exports the $(wc -l <"$work/declared") functions of its headers and nothing else"
+	# libluafind.so: all of them; libluafind-core.so: all but luafind.h's.
+	for lib in luafind luafind-core; do
+		headers=$(ls "$inc"/*.h)
+		[ $lib = luafind ] || headers=$(ls "$inc"/*.h | grep -v '/luafind\.h$')
+		# shellcheck disable=SC2086 # the headers' paths have no space
+		grep -hv '^typedef\|^static inline' $headers |
+			sed -n 's/^[A-Za-z_][A-Za-z0-9_ *]*[ *]\(l[a-z0-9_]*\)(.*/\1/p' | sort -u >"$work/declared.$lib"
+		so=$prefix/$libdir/lib$lib.so
+		nm -D --defined-only "$so" | awk '$2 ~ /^[TW]$/ { print $3 }' | sort -u >"$work/exported.$lib"
+		[ -s "$work/declared.$lib" ] || fail "no declaration found in $inc"
+		if ! cmp -s "$work/declared.$lib" "$work/exported.$lib"; then
+			diff "$work/declared.$lib" "$work/exported.$lib" |
+				sed 's/^</declared, not exported:/; s/^>/exported, not declared:/'
+			fail "lib$lib.so does not export exactly its headers' functions"
+		fi
+		data=$(nm -D --defined-only "$so" | awk '$2 !~ /^[TWA]$/ { print $3 }')
+		[ -z "$data" ] || fail "lib$lib.so exports data: $data"
+		echo "ok: lib$lib.so exports the $(wc -l <"$work/declared.$lib") functions of its headers and nothing else"
+	done
+	grep -q '^lf_walk_open$' "$work/declared.luafind-core" && ! grep -q '^luaopen_' "$work/declared.luafind-core" ||
+		fail "the core's headers: $(tr '\n' ' ' <"$work/declared.luafind-core")"
 	;;
 headers)
 	printf '#include <luafind/luafind.h>\nint main(void) { return 0; }\n' >"$work/headers.c"
@@ -164,9 +305,19 @@ headers)
 	echo "ok: <luafind/luafind.h> compiles as C99, C11 and C++17"
 	# Each public header alone, as C99 and as C++17, with one of its calls
 	# linked against the installed library: a header that needs another
-	# included first, or lacks its extern "C", fails here.
+	# included first, or lacks its extern "C", fails here.  The core's
+	# headers with libluafind-core and no Lua at all, luafind.h with
+	# libluafind and Lua.
 	for h in "$prefix/include/luafind"/*.h; do
 		name=$(basename "$h")
+		lib=-lluafind-core
+		lua_cflags=
+		lua_libs=
+		if [ "$name" = luafind.h ]; then
+			lib=-lluafind
+			lua_cflags=$(pkg-config --cflags lua5.4)
+			lua_libs=$(pkg-config --libs lua5.4)
+		fi
 		case $name in
 		walk.h) call='struct lf_walk_opts o = LF_WALK_OPTS_INIT; return lf_walk_open(&o) != 0;' ;;
 		stat.h) call='struct lf_stat st; return lf_stat_fd(0, &st);' ;;
@@ -185,14 +336,14 @@ headers)
 				compiler=c++
 			fi
 			printf '#include <luafind/%s>\nint main(void) { %s }\n' "$name" "$call" >"$src_file"
-			# shellcheck disable=SC2046 # pkg-config's words
+			# shellcheck disable=SC2086 # pkg-config's words
 			$compiler -std=$lang -pedantic -Wall -Wextra -Werror -Wno-missing-field-initializers \
-				-I"$prefix/include" $(pkg-config --cflags lua5.4) -o "$work/alone" "$src_file" \
-				-L"$prefix/$libdir" -lluafind $(pkg-config --libs lua5.4) ||
-				fail "<luafind/$name> alone does not compile and link as $lang"
+				-I"$prefix/include" $lua_cflags -o "$work/alone" "$src_file" \
+				-L"$prefix/$libdir" $lib $lua_libs ||
+				fail "<luafind/$name> alone does not compile and link as $lang with $lib"
 		done
 	done
-	echo "ok: each public header alone compiles and links a call as C99 and C++17"
+	echo "ok: each public header alone compiles and links a call as C99 and C++17 (the core's without Lua)"
 	;;
 query)
 	flags=$(pkg-config --cflags --libs luafind) || fail "pkg-config luafind"

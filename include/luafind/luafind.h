@@ -29,7 +29,11 @@
  *	luaL_requiref(L, "luafind.core", luaopen_luafind_core, 0);
  *	lua_pop(L, 1);
  *
- * Build with `cc host.c $(pkg-config --cflags --libs luafind)`.
+ * Build with `cc host.c $(pkg-config --cflags --libs luafind)` (CMake:
+ * luafind::lua).  A host of the walk and find expressions alone includes
+ * <luafind/walk.h> and <luafind/query.h> and links libluafind-core instead,
+ * which needs no Lua (luafind-core.pc, luafind::core): see luafind(3),
+ * LINKING.
  */
 #ifndef LUAFIND_H
 #define LUAFIND_H
