@@ -1,6 +1,6 @@
 # embed.cmake: write a C file holding the bytes of a file, run at build
 # time (cmake -DIN=... -DOUT=... -DNAME=... -P embed.cmake), so that the
-# sandbox (src/lua/sandbox.c) loads lua/luafind/init.lua without a path.
+# sandbox (src/lua/sandbox_env.c) loads lua/luafind/init.lua without a path.
 file(READ "${IN}" hex HEX)
 string(LENGTH "${hex}" n)
 math(EXPR len "${n} / 2")

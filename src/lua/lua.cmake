@@ -3,8 +3,9 @@
 #
 #   lf_lua         OBJECT  the binding: luafind.c walk.c entry.c regex.c
 #                          find.c (luafind.find, over the front end lf_find)
-#                          sandbox.c (lf_sandbox_new), sandbox_object.c
-#                          (luafind.sandbox),
+#                          sandbox.c (lf_sandbox_new: the limits),
+#                          sandbox_env.c (the globals it shows),
+#                          sandbox_object.c (luafind.sandbox),
 #                          sandbox_lib.c and pattern_cost.c (its bounded
 #                          library functions) with
 #                          init.lua embedded (cmake/embed.cmake)
@@ -41,7 +42,7 @@ set(LUAFIND_INSTALL_CMODDIR ${_lf_cmod_rel} CACHE STRING
 set(LUAFIND_INSTALL_LMODDIR ${_lf_lmod_rel} CACHE STRING
   "Where luafind/init.lua is installed, relative to the prefix")
 
-# lua/luafind/init.lua as bytes, for the sandbox (sandbox.c), which
+# lua/luafind/init.lua as bytes, for the sandbox (sandbox_env.c), which
 # loads it without a path.
 add_custom_command(
   OUTPUT ${PROJECT_BINARY_DIR}/generated/lf_init_lua.c
@@ -62,6 +63,7 @@ add_library(lf_lua OBJECT
   src/lua/regex.c
   src/lua/json.c
   src/lua/sandbox.c
+  src/lua/sandbox_env.c
   src/lua/sandbox_object.c
   src/lua/errno.c
   src/lua/sandbox_lib.c
