@@ -74,7 +74,9 @@
  *     json.c            luafind.json(): JSON text of a value or an entry
  *     errno.c           luafind.errno and luafind.strerror
  *     error.c           error objects: an lf_error as a Lua value with fields
- *     sandbox.c         Lua states for untrusted code: limits, globals, the budget
+ *     sandbox.c         Lua states for untrusted code: their limits (memory, budget, time)
+ *     sandbox_env.c     what code in a sandbox sees: the globals, wrapped to keep the limits
+ *     sandbox_impl.h    the internal interface of the two sandbox files
  *     sandbox_object.c  luafind.sandbox{}: a sandbox as a Lua object, sb:run()
  *     sandbox_lib.c     the standard library's unbounded functions, bounded
  *     pattern_cost.c    a Lua pattern search's cost, counted before it runs
