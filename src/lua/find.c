@@ -179,15 +179,15 @@ static int raise_eval_error(lua_State *L, struct lfb_find *f, const struct lf_en
 static void raise_output_error(lua_State *L, struct lfb_find *f)
 {
 	f->quit = true;
-	struct lf_error_list said = {0};
+	/* In f->errs, which the walker frees, should pushing the object fail. */
+	lf_error_list_free(&f->errs);
 	struct lf_diag_collector col;
-	lf_diag_collect(f->ctx, &col, &said);
+	lf_diag_collect(f->ctx, &col, &f->errs);
 	bool failed = lf_run_output_failed(&f->run);
 	lf_diag_uncollect(f->ctx, &col);
 	if (failed) {
+		lfb_push_errors(L, &f->errs, "write error", FN);
 		lf_error_list_free(&f->errs);
-		lfb_push_errors(L, &said, "write error", FN);
-		lf_error_list_free(&said);
 		lua_error(L);
 	}
 }
@@ -551,9 +551,10 @@ static int mod_find(lua_State *L)
 		lua_pop(L, 1);
 	}
 
-	struct lf_error_list said = {0};
+	/* The messages go to f->errs, which the walker frees even if raising
+	 * them fails for want of memory. */
 	struct lf_diag_collector col;
-	lf_diag_collect(f->ctx, &col, &said);
+	lf_diag_collect(f->ctx, &col, &f->errs);
 	f->has_cmd = true;
 	/* A sandbox's expression: its -regex compiles bounded and charged. */
 	const struct lf_mem *saved_mem = f->ctx->mem;
@@ -568,17 +569,16 @@ static int mod_find(lua_State *L)
 	f->ctx->regex_max_size = saved_max;
 	lf_diag_uncollect(f->ctx, &col);
 	if (r != 0) {
-		push_parse_error(L, f->argv, &said);
-		lf_error_list_free(&said);
+		push_parse_error(L, f->argv, &f->errs);
 		find_close(lw, false);
 		return lua_error(L);
 	}
 	/* Lua's buffered output before our messages, ours and any command's. */
 	fflush(stdout);
-	for (size_t i = 0; i < said.n; i++) {
-		lf_diag_report(f->ctx, &said.v[i]); /* warnings (-warn) */
+	for (size_t i = 0; i < f->errs.n; i++) {
+		lf_diag_report(f->ctx, &f->errs.v[i]); /* warnings (-warn) */
 	}
-	lf_error_list_free(&said);
+	lf_error_list_free(&f->errs);
 	struct lf_walk_opts opts = f->cmd.opts;
 	opts.roots = lw->roots;
 	opts.nroots = a.nroots;
@@ -605,16 +605,14 @@ static int mod_find(lua_State *L)
 	}
 	/* What stops the run before it walks (-delete and /) is raised as an
 	 * error object, as the expression's errors are. */
-	struct lf_error_list not_begun = {0};
-	lf_diag_collect(f->ctx, &col, &not_begun);
+	lf_diag_collect(f->ctx, &col, &f->errs);
 	r = lf_run_begin(&f->run, lw->roots, a.nroots);
 	lf_diag_uncollect(f->ctx, &col);
 	if (r != 0) {
-		lfb_push_errors(L, &not_begun, "", FN);
-		lf_error_list_free(&not_begun);
+		lfb_push_errors(L, &f->errs, "", FN);
+		lf_error_list_free(&f->errs);
 		return lua_error(L);
 	}
-	lf_error_list_free(&not_begun);
 	/* Error entries follow the errors option (lfb_walk_keep_error). */
 	f->run.report_errors = false;
 	lfb_walk_start(L, lw, &opts, FN);
