@@ -15,6 +15,8 @@
 #
 # It installs what it needs (clang and libFuzzer's runtime) through
 # tools/setup.sh's rule: Debian packages only, apt-get only when missing.
+#
+# SPDX-License-Identifier: MIT
 set -eu
 cd "$(dirname "$0")/.."
 

@@ -7,6 +7,8 @@
 #
 # Runs apt-get only when a package is missing, through sudo unless already
 # root.  Never downloads anything but Debian packages.
+#
+# SPDX-License-Identifier: MIT
 set -eu
 
 preset=${1:-release}

@@ -9,6 +9,8 @@
  * Lua value; a C host does what it likes.  Without a reporter, a context
  * keeps its errors for the host to take (lf_ctx_errors, query.h) and
  * prints nothing; lf_report_stderr prints them as find does.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUAFIND_ERROR_H
 #define LUAFIND_ERROR_H

@@ -45,6 +45,8 @@
  *
  * Processes: the filter refuses them, whatever RLIMIT_NPROC says (which
  * the kernel does not apply to root).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUAFIND_ISOLATE_H
 #define LUAFIND_ISOLATE_H

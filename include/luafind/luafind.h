@@ -34,6 +34,8 @@
  * <luafind/walk.h> and <luafind/query.h> and links libluafind-core instead,
  * which needs no Lua (luafind-core.pc, luafind::core): see luafind(3),
  * LINKING.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUAFIND_H
 #define LUAFIND_H

@@ -11,6 +11,8 @@
  * never from the core's own worker threads, so their data needs no lock.
  * What the core charges is what it asked of malloc() (or mmap()), rounded
  * as the core sees it, not the allocator's overhead.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUAFIND_MEM_H
 #define LUAFIND_MEM_H

@@ -33,6 +33,8 @@
  *
  * Threads: a context and everything compiled with it belong to one thread
  * at a time; contexts share nothing, so each thread may have its own.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUAFIND_QUERY_H
 #define LUAFIND_QUERY_H

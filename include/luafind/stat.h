@@ -5,6 +5,8 @@
  * filesystems without it fall back to fstatat(2).  Every call is relative to a
  * directory fd with a single name component (or AT_EMPTY_PATH on an fd), never
  * a full path below the roots.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUAFIND_STAT_H
 #define LUAFIND_STAT_H

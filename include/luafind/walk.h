@@ -38,6 +38,8 @@
  * recorded at eviction, so a directory replaced underneath is reported
  * (ESTALE), never followed.  Paths handed to the kernel below the roots are
  * always a single component, so trees deeper than PATH_MAX work.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LUAFIND_WALK_H
 #define LUAFIND_WALK_H

@@ -10,6 +10,8 @@
 --   for e in lf.walk{".", maxdepth = 4} do
 --     if e.type == "f" and e.size > 10 * lf.MiB then print(e.path) end
 --   end
+--
+-- SPDX-License-Identifier: MIT
 
 local core = require "luafind.core"
 local os_time = os.time

@@ -9,6 +9,8 @@
 -- (arg[0] is its file), as `luafind --script` would; it returns its exit
 -- status (an integer; nil or true: 0; false: 1).  Its description for the
 -- list is its first comment line, "-- NAME: description".
+--
+-- SPDX-License-Identifier: MIT
 
 local lf = require "luafind"
 local script = require "luafind.script"

@@ -17,6 +17,8 @@
 --
 -- The script's name comes from its file name (arg[0]); its one-line
 -- description from its first comment line, "-- NAME: description".
+--
+-- SPDX-License-Identifier: MIT
 
 local lf = require "luafind"
 local _G = _G

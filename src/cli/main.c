@@ -91,6 +91,8 @@
  * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
  * that could not be read, a write error); 2 for a usage error in luafind's
  * own options (--run without a name, -L before --run...), as the scripts'.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "color.h"
@@ -629,7 +631,12 @@ int main(int argc, char **argv)
 	} else if (o.help) {
 		usage(ctx);
 	} else if (o.version) {
-		printf("luafind %s\n", LUAFIND_VERSION);
+		printf("luafind %s\n"
+		       "Copyright (c) 2026 the luafind authors.\n"
+		       "License: MIT <https://spdx.org/licenses/MIT.html>.\n"
+		       "This is free software: you are free to change and redistribute it.\n"
+		       "There is NO WARRANTY, to the extent permitted by law.\n",
+		       LUAFIND_VERSION);
 	} else if (o.sandbox && !o.script) {
 		lf_diag(ctx, "--sandbox, --max-memory, --max-steps, --max-time and --allow apply to --script only");
 		status = 2;

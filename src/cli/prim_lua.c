@@ -12,6 +12,8 @@
  * This file is part of the executable only: the front end (lf_find) has no
  * Lua, and main.c registers -lua in its context (lf_prims_lua_add), so
  * luafind.find, which parses with the same front end, has no -lua.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "prim_lua.h"
 

@@ -1,6 +1,8 @@
 /**
  * prim_lua.h: the executable's Lua parts: the -lua primary, --script and
  * --run, over one Lua state that they share.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_PRIM_LUA_H
 #define LF_PRIM_LUA_H

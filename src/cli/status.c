@@ -10,6 +10,8 @@
  * N entries, N tuned so that the clock (clock_gettime, the vDSO: no system
  * call) is read every few tens of milliseconds, and the line is redrawn
  * when a tenth of a second has passed.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "status.h"

@@ -12,6 +12,8 @@
  * whose handlers erase it and then die of the signal as before.  One
  * terminal, one line: the state is the executable's own (process-global,
  * which the libraries below must not be), and at most one line is open.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_CLI_STATUS_H
 #define LF_CLI_STATUS_H

@@ -1,5 +1,7 @@
 /*
  * dir.c: getdents64 without libc's DIR, so the caller owns the buffer.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "dir.h"

@@ -4,6 +4,8 @@
  * The walker reads a directory's records straight into its name arena and
  * walks them in place, so there is no per-entry copy or allocation.  The
  * record layout is the kernel's struct linux_dirent64.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_DIR_H
 #define LF_DIR_H

@@ -3,6 +3,8 @@
  * ignore rules need: core.excludesFile (system, global, a repository's)
  * and extensions.objectFormat (the index's hash size).  The syntax is
  * config.c's, as git-config(1) describes it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "gitignore_impl.h"

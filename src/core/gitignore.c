@@ -10,6 +10,8 @@
  * .gitignore with openat(dir, ".gitignore"), a nested repository's files
  * with openat(dir, ".git/...").  Only a root's discovery works with its
  * real path (realpath(3), then upwards, as git's setup does with getcwd).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "gitignore.h"

@@ -20,6 +20,8 @@
  * trailing "/" (directories only), anchoring by a "/" at the start or in
  * the middle, "**", backslash escapes and the trailing-space rule.
  * Matching costs a length check or a memcmp for most patterns.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_GITIGNORE_H
 #define LF_GITIGNORE_H

@@ -8,6 +8,8 @@
  *
  * gitignore.c calls the other two, which call back only for reading a file
  * and for memory charged to the walk's account.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_GITIGNORE_IMPL_H
 #define LF_GITIGNORE_IMPL_H

@@ -2,6 +2,8 @@
  * gitindex.c: git's index, read for the paths it tracks (files the index
  * tracks are never ignored), and looked up by binary search.  The format is
  * read-cache.c's, versions 2 to 4, as gitformat-index(5) describes it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "gitignore_impl.h"

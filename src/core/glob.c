@@ -5,6 +5,8 @@
  * or backslash and the flags cannot change the answer (no case folding, and
  * with LF_GLOB_PERIOD only when the pattern cannot match a leading "." by a
  * wildcard), so they agree with fnmatch byte for byte.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "lf_glob.h"

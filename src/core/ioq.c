@@ -22,6 +22,8 @@
  * UNBLOCKED_RUN jobs that did not puts the queue back to sleep.  Wall time
  * against CPU time cannot tell: a worker preempted on a busy machine looks
  * blocked, and more workers then make it busier still.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "ioq.h"

@@ -18,6 +18,8 @@
  * open until it has taken, settled or dropped the job (a kid's parent fd is
  * its parent job's until the walker takes that job).  All functions are
  * for the walker's thread.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_IOQ_H
 #define LF_IOQ_H

@@ -9,6 +9,8 @@
  * the system call's number when the filter stopped one (written by the
  * SIGSYS handler, which may only make async-signal-safe calls; the parent
  * names it).  Exit statuses stay the work's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "isolate.h"

@@ -13,6 +13,8 @@
  *	if (g && lf_glob_match(g, name, strlen(name)))
  *		...
  *	lf_glob_free(g);
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_LF_GLOB_H
 #define LF_LF_GLOB_H

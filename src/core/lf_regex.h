@@ -20,6 +20,8 @@
  *	lf_regex_free(re);
  *
  * A struct lf_regex is not thread-safe (the match data is shared).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_LF_REGEX_H
 #define LF_LF_REGEX_H

@@ -10,6 +10,8 @@
  * catch up with the thread and wait on every stat it has in flight.
  * The mutex guards the list of windows and which window the thread is in;
  * slot states are lock-free.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "prefetch.h"

@@ -13,6 +13,8 @@
  * The walker owns every window it submitted until it releases it: it must
  * keep the window's directory fd open until then, and release a window
  * before closing that fd.  All functions are for the walker's thread.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_PREFETCH_H
 #define LF_PREFETCH_H

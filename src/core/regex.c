@@ -2,6 +2,8 @@
  * regex.c: PCRE2 behind struct lf_regex, compiled once with JIT, matched with
  * one match data block created from the pattern, so matching never
  * allocates.  The only file that includes pcre2.h.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "lf_regex.h"

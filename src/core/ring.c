@@ -1,5 +1,7 @@
 /*
  * ring.c: stats in batches through io_uring.  See ring.h.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "ring.h"

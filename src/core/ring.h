@@ -7,6 +7,8 @@
  *
  * A build without liburing (LUAFIND_IO_URING=OFF) has the same functions:
  * lf_ring_new() then always fails, and the workers stat by themselves.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_RING_H
 #define LF_RING_H

@@ -2,6 +2,8 @@
  * spin.h: what the core's threads use to wait briefly for one another (the
  * stat-ahead thread, the I/O queue): a monotonic clock in nanoseconds and a
  * spin-loop hint.  Private to the core, not installed.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_SPIN_H
 #define LF_SPIN_H

@@ -1,5 +1,7 @@
 /*
  * stat.c: statx with an fstatat fallback, converted into struct lf_stat.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "stat.h"

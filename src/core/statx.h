@@ -2,6 +2,8 @@
  * statx.h: how stat.c asks statx(2), for the core's other callers of it
  * (ring.c makes the call through io_uring).  Private to the core, not
  * installed: stat.h is public.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_STATX_H
 #define LF_STATX_H

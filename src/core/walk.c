@@ -3,6 +3,8 @@
  * hands each lf_walk_next() to the engine of the walk's order (walk_dfs.c:
  * pre-, post- and both orders; walk_bfs.c: breadth-first), and deletes,
  * counts and closes; the machinery both engines use is in walk_common.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "walk.h"

@@ -8,6 +8,8 @@
  * was recorded.  Only the directory being read has records in the arena,
  * one bounded getdents64 chunk at a time (all of them in sorted mode), its
  * fd pinned open until its end.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "dir.h"

@@ -6,6 +6,8 @@
  * the current entry and its lazy stat cache, type resolution, the checks
  * before descending (xdev, links under -L, identity for loop detection), and
  * the roots' stat.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "dir.h"

@@ -18,6 +18,8 @@
  * does when it must close a directory) and records its dev/ino; it is
  * reopened through ".." from an open child or downwards from an open
  * ancestor, and the reopened fd must match what was recorded.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "dir.h"

@@ -10,6 +10,8 @@
  * (a read error a job met waits in a spill); walk_dfs_spill.c calls
  * neither.  Nothing here is called per entry: the per-entry path (a
  * region's next record, its visit) stays in walk_dfs.c.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_WALK_DFS_H
 #define LF_WALK_DFS_H

@@ -3,6 +3,8 @@
  * each frame's ring of I/O queue jobs reading its next subdirectories, fed
  * from its region, and a job's records, stat data and kids adopted by the
  * frame pushed for it.  The queue itself is ioq.c; walk_dfs.c decides when.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "walk_dfs.h"

@@ -4,6 +4,8 @@
  * rest of its records, and the error that ended its reading if any, wait
  * in a spill until the walk comes back to the frame, which takes them into
  * its region a bounded step at a time.  Rare, so kept in a list.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "walk_dfs.h"

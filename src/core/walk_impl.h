@@ -8,6 +8,8 @@
  * (walk_bfs.c) call walk_common.c and never each other;
  * walk_common.c calls neither engine: the one thing it needs from the
  * engine in use, evicting a directory fd, comes through w->evict.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_WALK_IMPL_H
 #define LF_WALK_IMPL_H

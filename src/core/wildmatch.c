@@ -6,6 +6,8 @@
  * The two abort codes keep backtracking linear in practice: once the text
  * is exhausted no later "*" can help (ABORT_ALL), and a single "*" that
  * met a "/" hands back to the nearest "**" (ABORT_TO_STARSTAR).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "gitignore.h"
 

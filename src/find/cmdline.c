@@ -3,6 +3,8 @@
  * the leading options (-H/-L/-P, -O, -D, -j), the paths and hands the rest
  * to the grammar (parse.c); lf_parse_find() takes an expression alone for
  * roots the caller gives; lf_cmdline_free().
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "parse_impl.h"

@@ -13,6 +13,8 @@
  * bfs) makes that the longest match, which one pass over the end of a name
  * finds: a hash of the lowercased, reversed suffix, probed at the lengths
  * the table has.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "color.h"

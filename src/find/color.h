@@ -15,6 +15,8 @@
  * link, and ln=target the type of a link's target; ca reads a regular
  * file's security.capability.  The table lives in the context
  * (lf_ctx_colors), parsed once; writers of colored text are lf_out's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_COLOR_H
 #define LF_COLOR_H

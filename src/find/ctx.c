@@ -1,5 +1,7 @@
 /*
  * ctx.c: creating and freeing a context, and its registry of primaries.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "ctx.h"

@@ -10,6 +10,8 @@
  * one context per thread, or per Lua state (the binding does); expressions
  * parsed with a context must be freed before it.  A context is used by one
  * thread at a time.  Hosts see it through query.h, opaque.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_CTX_H
 #define LF_CTX_H

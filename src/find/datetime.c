@@ -12,6 +12,8 @@
  * normalisation come out the same.
  *
  * Everything lives in one struct dt on the caller's stack: no globals.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "datetime.h"
 

@@ -15,6 +15,8 @@
  * UTC+1, plus one hour; "1 day 2 hours ago" is a day ahead, two hours back).
  *
  * Not accepted: a leading TZ="ZONE" (it would need the process's TZ changed).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_DATETIME_H
 #define LF_DATETIME_H

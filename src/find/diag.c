@@ -1,6 +1,8 @@
 /*
  * diag.c: error values and their messages.  File names are quoted so that a
  * name holding a newline or an escape sequence cannot forge or hide output.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "diag.h"

@@ -8,6 +8,8 @@
  * writes "PROGNAME: MESSAGE" lines on stderr (lf_diag_print), as find does.
  * Each context has its own reporter, so two contexts in two threads never
  * see each other's errors.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_DIAG_H
 #define LF_DIAG_H

@@ -1,5 +1,7 @@
 /*
  * expr.c: evaluation of find expressions.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "expr.h"
 

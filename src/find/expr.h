@@ -5,6 +5,8 @@
  * primary is writing one eval_* function and one parser table row.  The
  * operators short-circuit, and a primary that needs stat data asks the core
  * for it (lazily, cached per entry) only when evaluation reaches it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_EXPR_H
 #define LF_EXPR_H

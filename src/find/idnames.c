@@ -1,6 +1,8 @@
 /*
  * idnames.c: the uid/gid name cache.  The reentrant getpwuid_r() family, so
  * that two contexts in two threads never share libc's static buffers.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "idnames.h"

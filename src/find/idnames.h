@@ -5,6 +5,8 @@
  * user and group fields, so that they agree and each id costs one
  * getpwuid_r()/getgrgid_r() however often it is asked for.  A cache belongs
  * to one context (ctx.h) and is not safe to share between threads.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_IDNAMES_H
 #define LF_IDNAMES_H

@@ -5,6 +5,8 @@
  * entry is a handful of fields, and building a tree per entry (jansson,
  * json-c) would cost more than the walk itself.  Neither library can write
  * the lone surrogate escapes that keep non-UTF-8 names lossless anyway.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "json.h"
 

@@ -14,6 +14,8 @@
  * mode, perm, uid, gid, user, group, nlink, ino, dev, rdev, blocks, atime,
  * mtime, ctime, btime (seconds since the epoch, a number with nine
  * fractional digits), target (a link's target).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_JSON_H
 #define LF_JSON_H

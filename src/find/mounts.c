@@ -1,6 +1,8 @@
 /*
  * mounts.c: the mount table, as GNU find reads it: the octal escapes of
  * mountinfo (\040 for a space) undone, and "ignore" mounts left out.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "mounts.h"

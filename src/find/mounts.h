@@ -2,6 +2,8 @@
  * mounts.h: file system types by device, from /proc/self/mountinfo, for
  * -fstype and -printf %F.  Read on first use, once per context (ctx.h); not
  * safe to share between threads.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_MOUNTS_H
 #define LF_MOUNTS_H

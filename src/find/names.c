@@ -1,6 +1,8 @@
 /*
  * names.c: how find shows names, modes and link targets (GNU's qmark_chars,
  * strmode and readlink), for -print, -ls and -printf.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "names.h"

@@ -1,6 +1,8 @@
 /**
  * names.h: how find shows names, modes and link targets, for -print, -ls
  * and -printf (names.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_NAMES_H
 #define LF_NAMES_H

@@ -2,6 +2,8 @@
  * optimize.c: the passes over a parsed expression: GNU's -O1 reordering
  * (lf_parse_optimize) and the rule that decides whether a query's walk
  * reads ahead (lf_cmdline_walk_flags), both by what the nodes may do.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "parse_impl.h"

@@ -1,5 +1,7 @@
 /*
  * output.c: the buffered writer behind -print and friends.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "output.h"
 #include "names.h"

@@ -3,6 +3,8 @@
  *
  * stdio would do, but a writer we own lets us use one large buffer, write(2)
  * directly and remember the first write error for the exit status.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_OUTPUT_H
 #define LF_OUTPUT_H

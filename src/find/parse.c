@@ -16,6 +16,8 @@
  * command line around it is cmdline.c's (lf_parse, lf_parse_find), the
  * options and core primaries prim_core.c's, the passes over the parsed
  * tree optimize.c's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE /* memmem */
 #include "parse.h"

@@ -12,6 +12,8 @@
  * expression.  This file and everything it parses into needs no Lua: the
  * -lua primary is a row that the executable registers in its context with
  * lf_ctx_add_primaries(), seen by lf_parse() only.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_PARSE_H
 #define LF_PARSE_H

@@ -3,6 +3,8 @@
  * parse.c (the grammar), cmdline.c (the command line around it),
  * prim_core.c (the options and core primaries) and optimize.c (the passes
  * over a parsed expression).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_PARSE_IMPL_H
 #define LF_PARSE_IMPL_H

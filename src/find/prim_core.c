@@ -3,6 +3,8 @@
  * -color, -warn...) and the core tests and actions (-true, -false, -print,
  * -print0, -prune, -quit, -delete) of find's language: how each is parsed
  * into the command line (primary.h's rows); their evaluation is expr.c's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "parse_impl.h"

@@ -35,6 +35,8 @@
  *  - A batch the kernel still refuses (E2BIG, when it counts more than GNU's
  *    estimate) is halved and retried; GNU reports the error.  A path too long
  *    for any batch is run alone; GNU exits ("cannot fit single argument...").
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "diag.h"

@@ -4,6 +4,8 @@
  * -json, -fjson (json.c writes the objects).  Formats
  * are printf.c's, output streams sink.c's, names and modes names.c's; this
  * file holds the actions themselves and -ls.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "color.h"

@@ -4,6 +4,8 @@
  * per entry) only when evaluation reaches them, and the table marks them so
  * that the optimizer can evaluate cheap tests first.  Semantics, rounding and
  * messages follow GNU find 4.9.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "datetime.h"

@@ -9,6 +9,8 @@
  * node (lf_parse_node) and fills in its arguments.  Errors are reported with
  * lf_parse_error, which shows the command line with a caret under the
  * offending argument, as GNU find's messages name it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_PRIMARY_H
 #define LF_PRIMARY_H

@@ -14,6 +14,8 @@
  * stat, '%s' one (the caller's, with the walk's follow mode, as GNU uses
  * the stat buffer of its walk).  %y takes the type the walk already knows;
  * %Y and %l look further only for symbolic links.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "printf.h"

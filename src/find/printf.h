@@ -1,6 +1,8 @@
 /**
  * printf.h: -printf formats: compiled once into a program, rendered for an
  * entry into a buffered stream (printf.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_PRINTF_H
 #define LF_PRINTF_H

@@ -1,5 +1,7 @@
 /*
  * query.c: the C API over the parser and the driver (parse.c, run.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "query.h"

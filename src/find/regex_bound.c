@@ -8,6 +8,8 @@
  * follows it ("{m,n}": n, "{m,}" and "*", "+": 2, as regcomp builds a
  * loop for an unbounded one; "?": 1 more).  Groups nest on a stack
  * bounded by the pattern's length; sizes saturate at the maximum.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "regex_bound.h"
 

@@ -2,6 +2,8 @@
  * regex_bound.h: what a GNU regular expression costs, judged before
  * regcomp() takes it, for contexts that run strangers' expressions (a
  * sandbox's luafind.find).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_REGEX_BOUND_H
 #define LF_REGEX_BOUND_H

@@ -2,6 +2,8 @@
  * run.c: the lifecycle of a run (begin, entry, finish: run.h) and the
  * driver of whole walks and of -files0-from.  The words of its messages are
  * GNU find 4.9's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "run.h"

@@ -13,6 +13,8 @@
  * roots or -files0-from's names with lf_run_roots(), which goes through all
  * of it; lf_query_eval() and the Lua binding's luafind.find pull entries
  * from their own walks and call begin, entry and finish themselves.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_RUN_H
 #define LF_RUN_H

@@ -7,6 +7,8 @@
  * /dev/stderr are recognised by name and mean the program's own standard
  * output and error.  Files are flushed and closed by the finish hook, where
  * a write error is reported once per file and sets the exit status.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "sink.h"

@@ -2,6 +2,8 @@
  * sink.h: where find's output actions write (sink.c): standard output, a
  * file named by -fprint and its kin (shared by the actions of a context
  * that name the same file), or standard error.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_SINK_H
 #define LF_SINK_H

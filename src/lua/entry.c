@@ -7,6 +7,8 @@
  * id (one lua_rawget: Lua strings are interned), then a switch dispatches.
  * name, path, depth, type, ino, visit, error and root cost no syscall; the
  * other fields come from one lf_entry_stat() per entry, cached by the core.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "lbind.h"

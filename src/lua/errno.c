@@ -5,6 +5,8 @@
  * Names the C library does not define are left out; where two names have
  * one value (EAGAIN and EWOULDBLOCK), the number maps back to the first.
  * luafind.strerror gives the system's message for a value.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "lbind.h"

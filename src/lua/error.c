@@ -13,6 +13,8 @@
  *
  * The fields of err itself are those of its first problem that is not a
  * warning; tostring(err) is err.message.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "lbind.h"
 

@@ -25,6 +25,8 @@
  * expression's tests and actions (a stat that fails inside -size, -delete
  * failing) go to stderr as luafind(1) prints them, or with errors="raise"
  * into the error raised.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "lbind.h"

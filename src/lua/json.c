@@ -15,6 +15,8 @@
  *
  * The text is built in a writer owned by a userdata, so that an error
  * raised half-way leaks nothing (its __gc frees the buffer).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "lbind.h"

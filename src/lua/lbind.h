@@ -13,6 +13,8 @@
  * export luaopen_luafind_core and nothing else from these files.  Names
  * carry the lfb_ prefix because the static library exposes them to the
  * host's linker all the same.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_LBIND_H
 #define LF_LBIND_H

@@ -10,6 +10,8 @@
  * the globals.  Evaluating it is one lua_pcall per entry; the entry is the
  * CLI's own, borrowed through a walker userdata that is never closed here
  * and whose generation is bumped around each call, so nothing outlives it.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "lfcli.h"

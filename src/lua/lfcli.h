@@ -19,6 +19,8 @@
  *
  * Only this library (lf_lua_cli) links liblua; it is linked into the
  * executable, never into the luafind.core module.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_LFCLI_H
 #define LF_LFCLI_H

@@ -7,6 +7,8 @@
  * the luafind executable and libluafind; it is never linked against liblua,
  * whose symbols come from the host (two Lua VMs in one process would
  * corrupt each other silently).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "lbind.h"
 #include "luafind.h"

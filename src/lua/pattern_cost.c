@@ -13,6 +13,8 @@
  * the count is the real function's work, to within a small factor.  It
  * only counts; Lua's own function then does the search and makes its
  * errors (a malformed pattern stops the count where Lua would raise).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "lbind.h"
 

@@ -6,6 +6,8 @@
  * expression that builds the same regex for every entry (regex"%.c$" in a
  * -lua predicate) compiles it once.  Objects are immutable from Lua, so
  * sharing them is safe: the match data inside is only used during a call.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "lbind.h"
 

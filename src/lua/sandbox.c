@@ -47,6 +47,8 @@
  *
  * The binding also caps the walkers open at once and the threads of each
  * walk (lfb_sandbox_caps, walk.c).
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "sandbox_impl.h"
 #include "luafind.h"

@@ -40,6 +40,8 @@
  * itself refuses e:delete, link and find's unsafe primaries in a sandbox
  * that does not allow them (entry.c, luafind.c, find.c), so holding the
  * functions is not enough.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "sandbox_impl.h"
 #include "luafind.h"

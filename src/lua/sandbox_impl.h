@@ -11,6 +11,8 @@
  * (lfb_sb_init); the wrappers there read the limits' state and pay for a
  * coroutine's window or raise the budget's error through the functions
  * below.  Hidden, and lfb_ names, as everything in lbind.h.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #ifndef LF_SANDBOX_IMPL_H
 #define LF_SANDBOX_IMPL_H

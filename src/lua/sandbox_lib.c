@@ -20,6 +20,8 @@
  *
  * Everything else in the sandbox's libraries is linear in its arguments
  * or its result, and so bounded by the memory cap.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "lbind.h"

@@ -4,6 +4,8 @@
  * under its limits, with the values that cross between the two states
  * copied (nil, booleans, numbers, strings only); sb:close(), also __close
  * and __gc, closes the sandbox's state.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #include "lbind.h"
 #include "luafind.h"

@@ -20,6 +20,8 @@
  * attached (lw->filter_*): the iterator and the close below hand over to
  * it, so find's walker has every method and closing rule of
  * walk's.
+ *
+ * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
 #include "lbind.h"

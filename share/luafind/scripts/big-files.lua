@@ -1,6 +1,8 @@
 -- big-files: the largest files (--top N), with human-readable sizes; reports only
 --
 -- One stat per regular file, and the N largest kept as the walk goes.
+--
+-- SPDX-License-Identifier: MIT
 
 local script = require "luafind.script"
 

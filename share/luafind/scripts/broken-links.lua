@@ -1,6 +1,8 @@
 -- broken-links: symbolic links whose target does not exist
 --
 -- One stat per link (following it), none for anything else.
+--
+-- SPDX-License-Identifier: MIT
 
 local script = require "luafind.script"
 

@@ -2,6 +2,8 @@
 --
 -- Two walks, both by name alone: the first notes which directories hold
 -- build files, the second removes.  Only what is selected is stat'ed.
+--
+-- SPDX-License-Identifier: MIT
 
 local script = require "luafind.script"
 

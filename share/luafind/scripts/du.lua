@@ -4,6 +4,8 @@
 -- directory's total is complete on its post-order visit and is added to its
 -- parent's there.  One stat per entry; memory for the depth and the --top N
 -- kept, as the walk's own.
+--
+-- SPDX-License-Identifier: MIT
 
 local script = require "luafind.script"
 

@@ -3,6 +3,8 @@
 -- Three sieves, each only over what the one before left: the size (one
 -- stat per file, in the walk), a hash of the first 4 KiB, then a full
 -- comparison.  Paths to the same inode are one file, never a duplicate.
+--
+-- SPDX-License-Identifier: MIT
 
 local script = require "luafind.script"
 

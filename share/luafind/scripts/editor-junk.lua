@@ -2,6 +2,8 @@
 --
 -- Decides by name alone: nothing is stat'ed but the files it selects (for
 -- the byte count of the summary).
+--
+-- SPDX-License-Identifier: MIT
 
 local script = require "luafind.script"
 

@@ -2,6 +2,8 @@
 --
 -- Decided on the post-order visit, after the directory's contents: the
 -- framework knows how many of its entries stay.  No stat at all.
+--
+-- SPDX-License-Identifier: MIT
 
 local script = require "luafind.script"
 

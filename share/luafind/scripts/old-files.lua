@@ -1,6 +1,8 @@
 -- old-files: files not modified for --older-than (default 30 days), e.g. in temp directories
 --
 -- The framework's --older-than does the work: one stat per file.
+--
+-- SPDX-License-Identifier: MIT
 
 local script = require "luafind.script"
 

@@ -54,6 +54,8 @@
 --  7. The exit status, as every bundled script has it: 0 done, 1 some
 --     file could not be read (the list may be incomplete), 2 a usage error
 --     (with --help, or a message naming the problem).
+--
+-- SPDX-License-Identifier: MIT
 
 local lf = require "luafind"
 
