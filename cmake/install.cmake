@@ -53,9 +53,22 @@ if(TARGET luafind_shared)
   install(EXPORT luafindLuaTargets NAMESPACE luafind:: DESTINATION ${_lf_cmakedir})
 endif()
 
-# The .pc files: everything is substituted now but the prefix, which is the
-# one `cmake --install --prefix` uses, substituted at install time.
-set(LF_PC_PREFIX "@LF_PC_PREFIX@")
+# The .pc files are relocatable: the prefix is found from the file's own
+# directory (${pcfiledir}/../.. under lib/pkgconfig, one more .. under
+# Debian's lib/<triplet>/pkgconfig), so a moved prefix still builds hosts.
+# Only an absolute CMAKE_INSTALL_LIBDIR, whose place does not follow the
+# prefix, gets the prefix `cmake --install --prefix` used, at install time.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  set(LF_PC_PREFIX "@LF_PC_PREFIX@")
+else()
+  set(LF_PC_PREFIX "\${pcfiledir}")
+  string(REPLACE "/" ";" _lf_pc_parts "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+  foreach(_lf_part ${_lf_pc_parts})
+    if(_lf_part AND NOT _lf_part STREQUAL ".")
+      string(APPEND LF_PC_PREFIX "/..")
+    endif()
+  endforeach()
+endif()
 set(LF_PC_PRIVATE libpcre2-8)
 if(LUAFIND_IO_URING)
   string(APPEND LF_PC_PRIVATE " liburing")
@@ -70,10 +83,14 @@ function(lf_luafind_pc name about requires)
   set(LF_PC_ABOUT ${about})
   set(LF_PC_REQUIRES ${requires})
   configure_file(${PROJECT_SOURCE_DIR}/cmake/luafind.pc.in ${PROJECT_BINARY_DIR}/${name}.pc.in @ONLY)
-  install(CODE "
-    set(LF_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
-    configure_file(\"${PROJECT_BINARY_DIR}/${name}.pc.in\" \"${PROJECT_BINARY_DIR}/${name}.pc\" @ONLY)
-  ")
+  if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+    install(CODE "
+      set(LF_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+      configure_file(\"${PROJECT_BINARY_DIR}/${name}.pc.in\" \"${PROJECT_BINARY_DIR}/${name}.pc\" @ONLY)
+    ")
+  else()
+    configure_file(${PROJECT_BINARY_DIR}/${name}.pc.in ${PROJECT_BINARY_DIR}/${name}.pc @ONLY)
+  endif()
   install(FILES ${PROJECT_BINARY_DIR}/${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endfunction()
 lf_luafind_pc(luafind-core "luafind's file tree walker and find expression library, without Lua" "")

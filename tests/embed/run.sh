@@ -84,8 +84,12 @@ install)
 		 share/man/man3/luafind.3 share/man/man3/luafind-lua.3; do
 		[ -e "$prefix/$f" ] || fail "not installed: $f"
 	done
-	grep -qx "prefix=$prefix" "$prefix/$libdir/pkgconfig/luafind.pc" ||
-		fail "luafind.pc does not name the install prefix"
+	# Relocatable: the prefix from the .pc file's own place, which
+	# pkg-config resolves to the install prefix.
+	grep -qx 'prefix=${pcfiledir}/\.\./\.\.' "$prefix/$libdir/pkgconfig/luafind.pc" ||
+		fail "luafind.pc: not relative to its place: $(grep '^prefix=' "$prefix/$libdir/pkgconfig/luafind.pc")"
+	[ "$(cd "$(pkg-config --variable=prefix luafind)" && pwd -P)" = "$(cd "$prefix" && pwd -P)" ] ||
+		fail "luafind.pc: the prefix is $(pkg-config --variable=prefix luafind), not $prefix"
 	for lib in libluafind.so libluafind-core.so; do
 		if readelf -d "$prefix/$libdir/$lib" | grep NEEDED | grep -qi '\[liblua'; then
 			fail "$lib is linked against liblua"
@@ -480,6 +484,18 @@ relocate)
 		[ "$("$exe" --script "$r/count.lua" "$r/t" 2>"$r/err")" = 6 ] ||
 			fail "$exe --script with require \"luafind\": $(cat "$r/err")"
 	done
+	# Its .pc files find the moved prefix from their own place: a host
+	# builds against the moved headers and library, and runs.
+	flags=$(PKG_CONFIG_PATH="$r/moved/$libdir/pkgconfig" pkg-config --cflags --libs luafind-core) ||
+		fail "pkg-config luafind-core in the moved prefix"
+	case $flags in *"$r/moved/"*) ;; *) fail "luafind-core.pc does not point into the moved prefix: $flags" ;; esac
+	case $flags in *"$r/prefix"*) fail "luafind-core.pc still names the old prefix: $flags" ;; esac
+	# shellcheck disable=SC2086 # the flags are words
+	cc -o "$r/query_host" "$src/tests/embed/query_host.c" $flags >"$r/cc.log" 2>&1 ||
+		fail "a host with the moved luafind-core.pc: $(cat "$r/cc.log")"
+	LD_LIBRARY_PATH="$r/moved/$libdir" "$r/query_host" "$r/t" -name x.c >"$r/out" 2>"$r/err" ||
+		fail "the host of the moved prefix: $(cat "$r/err")"
+	grep -q '/a/x.c$' "$r/out" || fail "the host of the moved prefix printed: $(cat "$r/out")"
 	# Without the runner, the message says what is missing, and where it was
 	# looked for (beside the executable first), with no chunk name of ours.
 	rm "$r/moved/$lmoddir/luafind/runner.lua"
@@ -489,7 +505,7 @@ relocate)
 	grep -q "$r/moved/bin/../$lmoddir/luafind/runner.lua" "$r/err" || fail "not looked for beside the executable: $(cat "$r/err")"
 	grep -q '\[string ' "$r/err" && fail "a chunk name in a message: $(cat "$r/err")"
 	rm -rf "$r"
-	echo "ok: a moved and a DESTDIR-staged install run --list-scripts, --run du, --script"
+	echo "ok: a moved and a DESTDIR-staged install run --list-scripts, --run du, --script; a host builds with the moved .pc"
 	;;
 cleanup)
 	if ls "$work"/FAILED.* >/dev/null 2>&1; then
