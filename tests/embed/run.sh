@@ -251,6 +251,9 @@ subdir)
 	rm -rf "$s"
 	mkdir -p "$s"
 	tree "$s/tree"
+	# The host runs the library built here (its RUNPATH), not the installed
+	# one that LD_LIBRARY_PATH names for the other steps.
+	unset LD_LIBRARY_PATH
 	cmake -S "$src/tests/embed/core" -B "$s/build" -DLUAFIND_SOURCE_DIR="$src" -DLUAFIND_EXPECT_LUA=ON \
 		-DLUAFIND_TEST_TREE="$s/tree" >"$s/log" 2>&1 || { cat "$s/log"; fail "configure"; }
 	cmake --build "$s/build" -j 2 >>"$s/log" 2>&1 || { cat "$s/log"; fail "build"; }
