@@ -124,33 +124,11 @@ function M.run(path, args)
   return 1
 end
 
--- Levenshtein distance, for "did you mean".
-local function distance(a, b)
-  local row = {}
-  for j = 0, #b do row[j] = j end
-  for i = 1, #a do
-    local diag = row[0]
-    row[0] = i
-    for j = 1, #b do
-      local up = row[j]
-      local best = diag + (a:byte(i) == b:byte(j) and 0 or 1)
-      if up + 1 < best then best = up + 1 end
-      if row[j - 1] + 1 < best then best = row[j - 1] + 1 end
-      row[j], diag = best, up
-    end
-  end
-  return row[#b]
-end
-
--- The script name nearest to name (at most 3 edits, and fewer than the
--- length of that name), or nil.
+-- The script name nearest to name (script.nearest), or nil.
 function M.suggest(dirs, name)
-  local best, best_d
-  for _, s in ipairs(M.scripts(dirs)) do
-    local d = distance(name, s.name)
-    if d <= 3 and d < #s.name and (not best_d or d < best_d) then best, best_d = s.name, d end
-  end
-  return best
+  local names = {}
+  for i, s in ipairs(M.scripts(dirs)) do names[i] = s.name end
+  return script.nearest(name, names)
 end
 
 function M.main(mode, dirs, name, args)

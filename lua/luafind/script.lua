@@ -107,6 +107,35 @@ function M.describe(path, name)
   return text ~= "" and text or nil
 end
 
+-- Levenshtein distance between two strings of bytes.
+local function distance(a, b)
+  local row = {}
+  for j = 0, #b do row[j] = j end
+  for i = 1, #a do
+    local diag = row[0]
+    row[0] = i
+    for j = 1, #b do
+      local up = row[j]
+      local best = diag + (a:byte(i) == b:byte(j) and 0 or 1)
+      if up + 1 < best then best = up + 1 end
+      if row[j - 1] + 1 < best then best = row[j - 1] + 1 end
+      row[j], diag = best, up
+    end
+  end
+  return row[#b]
+end
+
+-- For "did you mean": the string of list nearest to word, at most 3 edits
+-- away and fewer than its own length, the first of the nearest; or nil.
+function M.nearest(word, list)
+  local best, best_d
+  for _, s in ipairs(list) do
+    local d = distance(word, s)
+    if d <= 3 and d < #s and (not best_d or d < best_d) then best, best_d = s, d end
+  end
+  return best
+end
+
 ---------------------------------------------------------------------------
 -- Ending a script early: script.exit(status [, message]) raises an object
 -- that the runner (which sets script.managed) turns into the exit status,
@@ -242,6 +271,14 @@ local function parse(self, args)
       local name, value = a:match("^(%-%-[^=]+)=(.*)$")
       local o = by_flag[name or a] or (a == "-h" and by_flag["--help"])
       if not o then
+        -- The nearest option by name, dashes aside (so "-x" is not "-0").
+        local names = {}
+        for _, opt in ipairs(option_list(self.spec)) do names[#names + 1] = opt[1] end
+        local near = M.nearest((name or a):match("^%-*(.*)$"), names)
+        if near then
+          self:warn("unknown option '%s' (see luafind --run %s --help)", a, self.name)
+          M.exit(2, format("did you mean '%s'?", (#near == 1 and "-" or "--") .. near))
+        end
         self:usage_error("unknown option '%s' (see luafind --run %s --help)", a, self.name)
       elseif not o.arg and value then
         self:usage_error("option '%s' takes no value", name)

@@ -198,7 +198,27 @@ struct cli_reporter {
 	char **argv;
 	const int *map;
 	int nmap;
+	bool own_option; /* the last error was one of luafind's options after the paths */
 };
+
+/*
+ * luafind's own options (split_options takes them among find's leading
+ * options): after the paths, find's parser sees an unknown predicate.
+ */
+static bool is_own_option(const char *a)
+{
+	static const char *const own[] = {
+		"--stats", "--help", "--version", "--list-scripts", "--script", "--run", "--sandbox",
+		"--isolate", "--isolate-read", "--max-cpu", "--deadline", "--max-memory", "--max-steps",
+		"--max-time", "--allow",
+	};
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++) {
+		if (strcmp(a, own[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
 
 /*
  * Errors as find prints them: "luafind: MESSAGE"; a usage error about an
@@ -206,7 +226,11 @@ struct cli_reporter {
  */
 static void cli_report(void *arg, const struct lf_error *err)
 {
-	const struct cli_reporter *r = arg;
+	struct cli_reporter *r = arg;
+	if (err->kind == LF_ERROR_NOTE && r->own_option) {
+		return; /* no "did you mean `-status'?" for --stats: said why already */
+	}
+	r->own_option = false;
 	lf_diag_print(r->ctx, stderr, err);
 	if ((err->kind != LF_ERROR_USAGE && err->kind != LF_ERROR_UNKNOWN_PRIMARY) || err->argi < 1 ||
 	    err->argi >= r->nmap) {
@@ -236,6 +260,16 @@ static void cli_report(void *arg, const struct lf_error *err)
 	}
 	lf_color_fend(c, stderr, LF_COLOR_ERR);
 	fputc('\n', stderr);
+	if (err->kind == LF_ERROR_UNKNOWN_PRIMARY && is_own_option(r->argv[argi])) {
+		char msg[160];
+		int n = snprintf(msg, sizeof(msg), "%s is an option of luafind, not of find's expression: "
+						   "it goes before the paths",
+				 r->argv[argi]);
+		struct lf_error note = {.kind = LF_ERROR_NOTE, .message = msg, .argi = -1};
+		note.length = n < 0 ? 0 : (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1;
+		lf_diag_print(r->ctx, stderr, &note);
+		r->own_option = true;
+	}
 }
 
 static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, uint64_t entries)
@@ -604,7 +638,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "luafind: %s\n", strerror(errno));
 		return 1;
 	}
-	struct cli_reporter reporter = {ctx, argc, argv, map, 0};
+	struct cli_reporter reporter = {ctx, argc, argv, map, 0, false};
 	lf_ctx_set_reporter(ctx, cli_report, &reporter, NULL, NULL);
 	struct cli_opts o = {0};
 	o.iso = (struct lf_isolate_opts)LF_ISOLATE_OPTS_INIT;

@@ -28,6 +28,7 @@ struct bnode {
 	uint64_t ino, id_dev, id_ino;
 	int fd;
 	int depth;
+	int stat_err; /* not to be opened: its stat failed (w->pend.stat_err) */
 	int refs; /* queued or current (1) plus child nodes */
 	unsigned flags;
 	bool gi_excluded;        /* LF_WALK_GITIGNORE: ignored, but holds tracked files */
@@ -233,6 +234,7 @@ static int enqueue_pending(struct lf_walk *w)
 	n->id_ino = w->pend.id_ino;
 	n->fd = -1;
 	n->depth = w->pend.depth;
+	n->stat_err = w->pend.stat_err;
 	n->refs = 1;
 	n->flags = (w->pend.have_id ? F_HAVE_ID : 0) | (w->pend.root ? F_PINNED : 0);
 	n->gi = w->pend.gi; /* the pending reference moves here */
@@ -362,7 +364,9 @@ static int start_next_dir(struct lf_walk *w)
 		}
 	}
 	int fd = -1;
-	if (at_fd >= 0 || !n->parent) {
+	if (n->stat_err) {
+		errno = n->stat_err;
+	} else if (at_fd >= 0 || !n->parent) {
 		fd = lf_walk_open_dir(w, at_fd, n->name, lf_walk_opens_following(w, !n->parent));
 	}
 	if (fd >= 0 && !n->parent && lf_walk_root_is_slash(w, fd)) {

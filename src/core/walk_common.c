@@ -506,22 +506,28 @@ static bool entry_is_link(struct lf_walk *w)
  * among its ancestors (a loop is reported, not read).  A followed link that
  * is not to be read (-maxdepth, LF_WALK_NO_DESCEND_LINKS) is still checked
  * for a loop, as find -L reports one there: its stat is already cached.
- * Under xdev, a directory whose device cannot be read becomes an error
- * entry (as in bfs), not read.
+ * Under LF_LOGICAL, a directory at maxdepth is stat'ed too, as find -L
+ * stats every directory: when that fails (its parent is readable but not
+ * searchable), it is "read" all the same, w->pend.stat_err standing for
+ * what the open would say, so that it is reported after the entry, as a
+ * directory that cannot be opened is.  Under xdev, a directory whose
+ * device cannot be read becomes an error entry (as in bfs), not read.
  */
 bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop)
 {
 	struct lf_entry *e = &w->ent.pub;
 	*check_loop = false;
 	w->pend.have_id = false;
+	w->pend.stat_err = 0;
+	bool logical = lf_walk_is_logical(w);
 	bool at_max = w->opts.maxdepth >= 0 && e->depth >= w->opts.maxdepth;
-	bool via_link = lf_walk_is_logical(w) && e->depth > 0 && entry_is_link(w);
+	bool via_link = logical && e->depth > 0 && entry_is_link(w);
 	bool keep_out = at_max || (via_link && (w->opts.flags & LF_WALK_NO_DESCEND_LINKS));
-	if (keep_out && !via_link) {
+	if (keep_out && !via_link && !(logical && at_max && e->depth > 0)) {
 		return false;
 	}
 	bool xdev = (w->opts.flags & LF_WALK_XDEV) && e->depth > 0;
-	if (!xdev && !lf_walk_is_logical(w)) {
+	if (!xdev && !logical) {
 		return true;
 	}
 	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
@@ -533,6 +539,10 @@ bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop)
 		return false;
 	}
 	if (!st) {
+		if (keep_out && !via_link) {
+			w->pend.stat_err = errno;
+			return true;
+		}
 		return !keep_out; /* opening it will report why */
 	}
 	w->pend.have_id = true;
@@ -541,7 +551,7 @@ bool lf_walk_may_descend(struct lf_walk *w, bool *check_loop)
 	if (xdev && st->dev != w->root_dev) {
 		return false;
 	}
-	*check_loop = lf_walk_is_logical(w);
+	*check_loop = logical && (via_link || !keep_out);
 	return !keep_out;
 }
 
@@ -625,6 +635,7 @@ int lf_walk_stat_root(struct lf_walk *w)
 		w->pend.have_id = true;
 		w->pend.id_dev = st->dev;
 		w->pend.id_ino = st->ino;
+		w->pend.stat_err = 0;
 		w->pend.read_it = w->opts.maxdepth != 0;
 		lf_walk_pend_dir(w);
 		if (w->gi && w->pend.read_it &&

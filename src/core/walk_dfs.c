@@ -533,14 +533,16 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 	}
 	struct lf_ioq_job *job = NULL;
 	struct lf_ioq_result res;
-	if (read_it && !root && w->frame_rq) {
+	if (read_it && w->pend.stat_err) {
+		err = w->pend.stat_err; /* not opened: its stat failed (lf_walk_may_descend) */
+	} else if (read_it && !root && w->frame_rq) {
 		job = lf_dfs_rq_find(w, t, w->pend.rec);
 		if (job && !lf_dfs_rq_take(w, job, &res, &fd, &err)) {
 			job = NULL;
 		}
 		lf_dfs_rq_feed(w, t, false); /* the next sibling in its place */
 	}
-	if (read_it && !job) {
+	if (read_it && !job && !w->pend.stat_err) {
 		fd = lf_walk_open_dir(w, at_fd, w->path + nameoff, follow);
 		if (fd < 0) {
 			err = errno;

@@ -159,6 +159,7 @@ struct lf_walk {
 		uint64_t ino, id_dev, id_ino;
 		int depth;
 		bool have_id, read_it, root, via_link;
+		int stat_err; /* its stat failed (-L, at -maxdepth): reported in place of reading it */
 		struct lf_gi_scope *gi; /* the scope it inherits (a reference), or NULL */
 		bool gi_excluded;       /* ignored, but holds tracked files */
 	} pend;

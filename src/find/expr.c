@@ -229,9 +229,21 @@ bool lf_eval_print0(const struct lf_expr *x, struct lf_eval *ev)
 	return true;
 }
 
+/*
+ * GNU find's -prune stats the file (but under -depth, where it does
+ * nothing) and is false when that fails: after a test whose stat failed
+ * ("! -gid 0 -prune" on a file in a directory that is readable but not
+ * searchable), it is false, as in GNU find and bfs, so that the implied
+ * -print does not print what could not be examined.  It stats nothing of
+ * its own, as in bfs.
+ */
 bool lf_eval_prune(const struct lf_expr *x, struct lf_eval *ev)
 {
 	(void)x;
+	const struct lf_cmdline *cmd = ev->cmd;
+	if (ev->stat_err_seq == ev->seq && cmd->opts.order != LF_ORDER_POST && !cmd->exclude_post) {
+		return false;
+	}
 	if (ev->entry->visit == LF_VISIT_PRE) {
 		lf_walk_prune(ev->walk);
 	}

@@ -320,6 +320,7 @@ struct stacks {
 	struct pending *ops;
 	size_t nops, capops;
 	size_t nparens; /* how many of ops are "(" */
+	int want;       /* the operator whose operand comes next, or -1 (GNU's words name it) */
 };
 
 static void stacks_free(struct stacks *s)
@@ -509,10 +510,37 @@ static int reduce(struct lf_parser *p, struct stacks *s, int prec)
 	return 0;
 }
 
-/* Whether @tok cannot be the operand of "!" or -exclude. */
-static bool no_operand(const char *tok)
+/* Whether an operand on the stacks has an action: GNU adds no -print then. */
+static bool has_action(const struct stacks *s)
 {
-	return !tok || is(tok, ")", NULL) || is(tok, "-o", "-or") || is(tok, "-a", "-and") || is(tok, ",", NULL);
+	for (size_t i = 0; i < s->nvals; i++) {
+		if (lf_expr_has_action(s->vals[i].x)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * No operand where operator s->want needs one: the arguments end, or a ")"
+ * follows.  In GNU find 4.9's words: its tree builder sees the end of the
+ * user's expression as the ")" it adds around an expression without an
+ * action (before the implied -print), and with an action sees nothing.
+ */
+static void missing_operand(struct lf_parser *p, const struct stacks *s, const char *tok)
+{
+	const char *op = s->want >= 0 ? p->argv[s->want] : NULL;
+	if (tok) {
+		if (op) {
+			error_here(p, "expected an expression between '%s' and ')'", op);
+		} else {
+			too_many_parens(p);
+		}
+	} else if (op && !has_action(s)) {
+		error_here(p, "expected an expression after '%s'", op);
+	} else {
+		error_here(p, "invalid expression");
+	}
 }
 
 /*
@@ -524,8 +552,8 @@ static int read_factor(struct lf_parser *p, struct stacks *s)
 {
 	for (;;) {
 		const char *tok = peek(p);
-		if (!tok) {
-			error_here(p, "invalid expression");
+		if (!tok || is(tok, ")", NULL)) {
+			missing_operand(p, s, tok);
 			return -1;
 		}
 		bool excl = is(tok, "-exclude", NULL);
@@ -534,17 +562,18 @@ static int read_factor(struct lf_parser *p, struct stacks *s)
 				error_here(p, "-exclude is not supported within -exclude");
 				return -1;
 			}
-			p->pos++;
-			if (no_operand(peek(p))) {
-				error_here(p, "expected an expression after '%s'", tok);
+			if (push_op(p, s, excl ? 'x' : '!', p->pos) != 0) {
 				return -1;
 			}
-			if (push_op(p, s, excl ? 'x' : '!', p->pos - 1) != 0) {
-				return -1;
-			}
+			s->want = p->pos++;
 			p->excluding |= excl;
 		} else if (is(tok, "(", NULL)) {
 			p->pos++;
+			if (!peek(p)) {
+				error_here(p, "invalid expression; expected to find a ')' but didn't see one. Perhaps you "
+					      "need an extra predicate after '%s'", tok);
+				return -1;
+			}
 			if (is(peek(p), ")", NULL)) {
 				error_here(p, "invalid expression; empty parentheses are not allowed.");
 				return -1;
@@ -552,23 +581,16 @@ static int read_factor(struct lf_parser *p, struct stacks *s)
 			if (push_op(p, s, '(', p->pos - 1) != 0) {
 				return -1;
 			}
+			s->want = p->pos - 1;
 		} else if (is(tok, "-a", "-and") || is(tok, "-o", "-or") || is(tok, ",", NULL)) {
 			error_here(p, "invalid expression; you have used a binary operator '%s' with nothing before it.",
 				   tok);
-			return -1;
-		} else if (is(tok, ")", NULL)) {
-			too_many_parens(p);
 			return -1;
 		} else {
 			struct lf_expr *x = parse_primary(p);
 			return x && push_val(p, s, x) == 0 ? close_prefixes(p, s) : -1;
 		}
 	}
-}
-
-static bool starts_factor(const char *tok)
-{
-	return tok && !is(tok, ")", NULL) && !is(tok, "-o", "-or") && !is(tok, ",", NULL);
 }
 
 /*
@@ -601,12 +623,15 @@ static int read_operator(struct lf_parser *p, struct stacks *s)
 	}
 	char op = is(tok, ",", NULL) ? ',' : is(tok, "-o", "-or") ? '|' : '&';
 	int argi = p->pos;
+	s->want = -1; /* an implied -a: a factor starts here */
 	if (op != '&' || is(tok, "-a", "-and")) {
-		p->pos++;
-		if (!starts_factor(peek(p)) || is(peek(p), "-a", "-and")) {
-			error_here(p, "invalid expression");
+		if (!p->seen_node) {
+			/* Only -files0-from before, which GNU's tree does not hold. */
+			error_here(p, "invalid expression; you have used a binary operator '%s' with nothing before it.",
+				   tok);
 			return -1;
 		}
+		s->want = p->pos++; /* read_factor says what is missing after it */
 	}
 	if (reduce(p, s, precedence(op)) != 0 || push_op(p, s, op, argi) != 0) {
 		return -1;
@@ -620,7 +645,7 @@ static int read_operator(struct lf_parser *p, struct stacks *s)
  */
 static int parse_expr(struct lf_parser *p, struct operand *out)
 {
-	struct stacks s = {0};
+	struct stacks s = {.want = -1};
 	int r;
 	do {
 		r = read_factor(p, &s);

@@ -14,12 +14,14 @@
  * directory: the child does, before exec, through
  * posix_spawn_file_actions_addfchdir_np on the walker's directory fd, so
  * directories deeper than PATH_MAX work.  A root's directory is the dirname
- * of the root as written.  An -execdir batch holds files of one directory:
- * its enter hook runs it as soon as the walk reaches a file of another
- * directory or depth, before that file is evaluated (GNU runs pending
- * batches when the walk changes level, which between two files the walk
- * returns is the same thing), and it keeps a duplicate of the directory fd
- * until then.
+ * of the root as written, opened for reading as GNU find and bfs open it (a
+ * directory of mode 111 is refused, and GNU's error stops the run); a root
+ * without one runs in luafind's own directory.  An -execdir batch holds
+ * files of one directory: its enter hook runs it as soon as the walk
+ * reaches a file of another directory or depth, before that file is
+ * evaluated (GNU runs pending batches when the walk changes level, which
+ * between two files the walk returns is the same thing), and it keeps a
+ * duplicate of the directory fd until then.
  *
  * -ok and -okdir ask first, on stderr, "< CMD ... PATH > ? ", read a line of
  * standard input and run the command only if the line matches the locale's
@@ -87,18 +89,16 @@ struct exec {
 	size_t n, offcap;
 
 	/* Where a pending -execdir batch runs and what it holds. */
-	int batch_fd;      /**< the directory (owned), or -1 */
-	char *batch_path;  /**< a root's directory (owned), or NULL: the current one */
+	int batch_fd;      /**< the directory (owned), or -1: the current one */
 	size_t batch_root;
 	int batch_depth;
 	char *batch_prefix; /**< path of the directory as the walk shows it */
 	size_t batch_prefixlen, batch_prefixcap;
 };
 
-/** Where a command runs: fchdir to @fd if >= 0, else chdir to @path if set. */
+/** Where a command runs: fchdir to @fd if >= 0, else luafind's own directory. */
 struct run_dir {
 	int fd;
-	const char *path;
 };
 
 /** What replaces {} for one file. */
@@ -108,6 +108,7 @@ struct target {
 	const char *name;   /**< not NUL-terminated: a root's name may end in its "/" */
 	size_t len;
 	struct run_dir dir;
+	const char *dir_path; /**< a root's directory, to open (open_root_dir), or NULL */
 };
 
 /* ---- parsing ------------------------------------------------------------ */
@@ -194,7 +195,6 @@ static void exec_free(void *data)
 	if (ex->batch_fd >= 0) {
 		close(ex->batch_fd);
 	}
-	free(ex->batch_path);
 	free(ex->batch_prefix);
 	free(ex->vec);
 	free(ex->scratch);
@@ -394,8 +394,6 @@ static int spawn(char **argv, const struct run_dir *dir, pid_t *pid)
 	}
 	if (dir->fd >= 0) {
 		err = posix_spawn_file_actions_addfchdir_np(&fa, dir->fd);
-	} else if (!err && dir->path) {
-		err = posix_spawn_file_actions_addchdir_np(&fa, dir->path);
 	}
 	if (!err) {
 		err = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
@@ -505,7 +503,7 @@ static int reserve_vec(struct exec *ex, size_t n)
 static int find_target(struct exec *ex, const struct lf_entry *e, struct target *t)
 {
 	t->dir.fd = -1;
-	t->dir.path = NULL;
+	t->dir_path = NULL;
 	if (!(ex->flags & EXEC_DIR)) {
 		t->prefix = "";
 		t->pfxlen = 0;
@@ -559,7 +557,41 @@ static int find_target(struct exec *ex, const struct lf_entry *e, struct target 
 	}
 	memcpy(ex->dirbuf, path, dirlen);
 	ex->dirbuf[dirlen] = '\0';
-	t->dir.path = ex->dirbuf;
+	t->dir_path = ex->dirbuf;
+	return 0;
+}
+
+/*
+ * GNU's words when the directory to run a command in cannot be opened,
+ * fatal there: the run stops.
+ */
+static void save_dir_failed(struct lf_eval *ev, int err)
+{
+	const struct lf_entry *e = ev->entry;
+	flush_output(ev);
+	FILE *fp = lf_diag_begin(ev->cmd->ctx);
+	fputs("Failed to save working directory in order to run a command on ", fp);
+	lf_diag_quote(fp, e->path, e->pathlen);
+	fprintf(fp, ": %s", strerror(err));
+	lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, err);
+	ev->status = 1;
+	ev->stop = true;
+}
+
+/*
+ * A root's directory, into t->dir.fd (owned by the caller), opened for
+ * reading as GNU find and bfs open it: one that can be searched but not
+ * read ("find d/f -execdir" with d at mode 111) is refused, with GNU's
+ * message.  @return 0, or -1 after reporting it
+ */
+static int open_root_dir(struct lf_eval *ev, struct target *t)
+{
+	int fd = open(t->dir_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		save_dir_failed(ev, errno);
+		return -1;
+	}
+	t->dir.fd = fd;
 	return 0;
 }
 
@@ -654,7 +686,14 @@ static bool eval_exec_one(struct exec *ex, struct lf_eval *ev)
 		p += rest;
 	}
 	ex->vec[ex->nwords] = NULL;
-	return run(ev, ex->vec, &t.dir, false) == 0;
+	if (t.dir_path && open_root_dir(ev, &t) != 0) {
+		return false;
+	}
+	bool ok = run(ev, ex->vec, &t.dir, false) == 0;
+	if (t.dir_path) {
+		close(t.dir.fd);
+	}
+	return ok;
 }
 
 /* ---- "CMD ... {} +" ----------------------------------------------------- */
@@ -689,7 +728,7 @@ static void run_range(struct exec *ex, struct lf_eval *ev, size_t lo, size_t hi,
 static void run_batch(struct exec *ex, struct lf_eval *ev)
 {
 	if (ex->n > 0) {
-		struct run_dir dir = {ex->batch_fd, ex->batch_path};
+		struct run_dir dir = {ex->batch_fd};
 		run_range(ex, ev, 0, ex->n, &dir);
 	}
 	ex->n = 0;
@@ -699,8 +738,6 @@ static void run_batch(struct exec *ex, struct lf_eval *ev)
 		close(ex->batch_fd);
 		ex->batch_fd = -1;
 	}
-	free(ex->batch_path);
-	ex->batch_path = NULL;
 }
 
 /* Whether @e is in the directory, at the depth, of the pending -execdir batch. */
@@ -715,8 +752,8 @@ static bool same_dir(const struct exec *ex, const struct lf_entry *e)
 
 /*
  * Remember where a new -execdir batch runs: a duplicate of the directory fd,
- * which the walker may close before the batch runs.  @return 0, or -1 with
- * errno set.
+ * which the walker may close before the batch runs, or a root's directory,
+ * opened for reading as GNU find opens it.  @return 0, or -1 with errno set.
  */
 static int start_dir_batch(struct exec *ex, const struct lf_entry *e, const struct target *t)
 {
@@ -725,9 +762,9 @@ static int start_dir_batch(struct exec *ex, const struct lf_entry *e, const stru
 		if (ex->batch_fd < 0) {
 			return -1;
 		}
-	} else if (t->dir.path) {
-		ex->batch_path = strdup(t->dir.path);
-		if (!ex->batch_path) {
+	} else if (t->dir_path) {
+		ex->batch_fd = open(t->dir_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (ex->batch_fd < 0) {
 			return -1;
 		}
 	}
@@ -804,15 +841,7 @@ static bool eval_exec_multi(struct exec *ex, struct lf_eval *ev)
 		run_batch(ex, ev);
 	}
 	if ((ex->flags & EXEC_DIR) && ex->n == 0 && start_dir_batch(ex, e, &t) != 0) {
-		flush_output(ev);
-		int err = errno;
-		FILE *fp = lf_diag_begin(ev->cmd->ctx);
-		fputs("Failed to save working directory in order to run a command on ", fp);
-		lf_diag_quote(fp, e->path, e->pathlen);
-		fprintf(fp, ": %s", strerror(err));
-		lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, err);
-		ev->status = 1;
-		ev->stop = true;
+		save_dir_failed(ev, errno);
 		return true;
 	}
 	if (push_path(ex, &t) != 0) {

@@ -170,6 +170,15 @@ check_errors() {
 	grep -q "did you mean \`-name'" "$work/err" || fail "suggestion for --name: $(cat "$work/err")"
 	"$luafind" . -maxdepth 0 --nme foo 2>"$work/err" && fail "--nme succeeded"
 	grep -q "did you mean \`-name'" "$work/err" || fail "suggestion for --nme: $(cat "$work/err")"
+	# luafind's own options after the paths: said to go before them, with
+	# no suggestion of a predicate (--stats is not -status).
+	for opt in --stats "--max-time 1" --run; do
+		# shellcheck disable=SC2086
+		"$luafind" "$work" $opt -name x 2>"$work/err" && fail "$opt after the paths succeeded"
+		grep -q "^luafind: ${opt%% *} is an option of luafind, not of find's expression: it goes before the paths$" \
+			"$work/err" || fail "$opt after the paths: $(cat "$work/err")"
+		! grep -q "did you mean" "$work/err" || fail "$opt after the paths: $(cat "$work/err")"
+	done
 	"$luafind" --help | grep -q '^Usage: ' || fail "--help"
 	"$luafind" --version | grep -q '^luafind [0-9]' || fail "--version"
 	if [ -w /dev/full ]; then

@@ -170,6 +170,32 @@ check_enoent() {
 	echo "ok: commands that cannot run"
 }
 
+# -execdir on a root runs in the root's directory, opened for reading as
+# GNU find and bfs open it: one that can be searched but not read (mode
+# 111) is an error, fatal as in GNU find ("Failed to save working
+# directory..."), and nothing runs there.
+check_execdir_unreadable() {
+	need_nodac "a directory that root can read"
+	rm_work "$work/u"
+	mkdir -p "$work/u/d" "$work/u/ok"
+	: >"$work/u/d/f"
+	: >"$work/u/ok/g"
+	chmod 111 "$work/u/d"
+	for cmd in "-execdir echo {} +" "-execdir echo {} ;" "-print -execdir echo {} ;" "-okdir echo {} ;"; do
+		same_as_gnu "$cmd on u/d/f" 'cd "$work/u" && echo y | run_as --nodac "$FIND" ok/g d/f ok/g '"$cmd"
+	done
+	out=$(cd "$work/u" && run_as --nodac "$luafind" d/f -execdir echo {} + 2>"$work/err") && fail "-execdir: status 0"
+	[ -z "$out" ] || fail "-execdir ran in a directory it could not read: $out"
+	[ "$(cat "$work/err")" = "luafind: Failed to save working directory in order to run a command on 'd/f': Permission denied" ] ||
+		fail "message: $(cat "$work/err")"
+	# The current directory is luafind's own: run there, as bfs does
+	# (GNU find opens "." and refuses it too).
+	out=$(cd "$work/u/d" && run_as --nodac "$luafind" f -execdir echo {} +) || fail "-execdir in ./: status $?"
+	[ "$out" = ./f ] || fail "-execdir in ./: '$out'"
+	chmod 755 "$work/u/d"
+	echo "ok: -execdir in a root's directory that cannot be read"
+}
+
 # Words reach the command as they are: no shell ever reads them.
 check_noshell() {
 	need_strace "tracing what -exec runs"

@@ -19,7 +19,7 @@
 # DEST/linkdirs    links to directories inside the tree and to an empty one,
 #                  a link through a file ("f/")
 # DEST/regexnames names with the characters regex syntaxes tell apart: + | { }
-#                  ( ) [ ] ? * and backslashes
+#                  ( ) [ ] ? * and backslashes, and "?:" (Emacs' shy groups)
 # DEST/files0      NUL-separated lists of roots (relative to DEST) for
 #                  -files0-from, with an empty name, a missing one, no final NUL
 #
@@ -205,7 +205,7 @@ ln -s f/ linkdirs/lnotdir
 # regexnames: for -regextype, names that each syntax matches differently
 mkdir regexnames
 for n in a b aa aab ab abb a+b 'a|b' 'a{2}' 'a{2' '(a)' 'a(b' 'a)b' '[a]' 'a?' 'a*' '*a' \
-	 '+a' '{' '}' 'a\b' 'a\+b' 'a\|b' 'a\{2\}' '\(a\)' 'a.b' 'a^b' 'a$b' 'A+B' 'AB'; do
+	 '+a' '{' '}' 'a\b' 'a\+b' 'a\|b' 'a\{2\}' '\(a\)' 'a.b' 'a^b' 'a$b' 'A+B' 'AB' '?:ab' '?:a' '?a'; do
 	: >"regexnames/$n"
 done
 

@@ -70,6 +70,7 @@ check() { # check STATUS MESSAGE-REGEX ARGS...
 check 2 "^luafind: --run: no script named 'nope' " --run nope
 check 2 "^luafind: --run: cannot read 'nope.lua'" --run nope.lua
 check 2 "^luafind: editor-junk: unknown option '--bogus' (see luafind --run editor-junk --help)$" --run editor-junk --bogus
+! grep -q "did you mean" err || fail "--bogus: a suggestion: $(cat err)"
 check 2 "^luafind: editor-junk: unknown option '-x' " --run editor-junk t -x
 check 2 "^luafind: editor-junk: option '--apply' takes no value$" --run editor-junk --apply=yes
 check 2 "^luafind: editor-junk: option '--exclude' needs GLOB$" --run editor-junk --exclude
@@ -78,6 +79,12 @@ check 2 "^luafind: editor-junk: refusing to work on '/': it is the root director
 check 2 "^luafind: empty-dirs: refusing to work on '/tmp/..': it is the root directory /$" --run empty-dirs /tmp/.. --apply
 check 2 "^luafind: duplicates: refusing to work on '//'" --run duplicates --apply //
 check 2 "^luafind: big-files: unknown option '--apply'" --run big-files --apply t
+# A misspelt option of the script's own, or a common one: the nearest.
+check 2 "^luafind: du: unknown option '--tpo' (see luafind --run du --help)$" --run du --tpo 3 t
+grep -q "^luafind: did you mean '--top'?$" err || fail "du --tpo: no suggestion: $(cat err)"
+check 2 "^luafind: did you mean '--top'?$" --run du --tpo=3 t
+check 2 "^luafind: did you mean '--exclude'?$" --run editor-junk --exlcude '*~' t
+check 2 "^luafind: did you mean '--older-than'?$" --run old-files --older-tahn 3d t
 # Options around --run (issue 12): a usage error exits 2, nothing is
 # silently ignored; --stats before --run prints the script's walk counters.
 check 2 "^luafind: --run needs a script name" --run
