@@ -277,6 +277,19 @@ bool lf_eval_name(const struct lf_expr *x, struct lf_eval *ev)
 	return fnmatch(x->str, lf_expr_basename(ev->entry, buf, sizeof(buf)), 0) == 0;
 }
 
+/*
+ * -hidden (bfs): the name starts with '.', but is not "." or "..", so that
+ * "luafind . -nohidden" still walks "."; a root is named as find's tests
+ * name it (lf_entry_name: "./" is ".").  No stat.
+ */
+bool lf_eval_hidden(const struct lf_expr *x, struct lf_eval *ev)
+{
+	(void)x;
+	size_t len;
+	const char *name = lf_entry_name(ev->entry, &len);
+	return name[0] == '.' && len > 1 && !(len == 2 && name[1] == '.');
+}
+
 bool lf_eval_type(const struct lf_expr *x, struct lf_eval *ev)
 {
 	return (x->mask >> ev->entry->type) & 1;

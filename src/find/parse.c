@@ -460,6 +460,17 @@ static int negate(struct lf_parser *p, struct operand *v, int argi)
 	return 0; /* v->tail stays the operand's, for a "!" that takes this one away */
 }
 
+int lf_parse_exclude_add(struct lf_parser *p, struct operand sub)
+{
+	if (!p->exclude.x) {
+		p->exclude = sub;
+	} else if (join(p, LF_EXPR_OR, -1, &p->exclude, sub) != 0) {
+		return -1;
+	}
+	p->cmd->exclude = p->exclude.x;
+	return 0;
+}
+
 /*
  * -exclude FACTOR (bfs): entries FACTOR is true for are left out, before
  * anything else is evaluated for them, and directories are not entered.
@@ -470,12 +481,9 @@ static int exclude(struct lf_parser *p, struct stacks *s)
 {
 	struct operand sub = s->vals[--s->nvals];
 	p->excluding = false;
-	if (!p->exclude.x) {
-		p->exclude = sub;
-	} else if (join(p, LF_EXPR_OR, -1, &p->exclude, sub) != 0) {
+	if (lf_parse_exclude_add(p, sub) != 0) {
 		return -1;
 	}
-	p->cmd->exclude = p->exclude.x;
 	struct lf_expr *x = lf_expr_new(lf_eval_true, LF_EXPR_PRIMARY, "-exclude");
 	if (!x) {
 		lf_diag(p->cmd->ctx, "%s", strerror(errno));

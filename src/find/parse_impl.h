@@ -49,6 +49,13 @@ struct lf_parser {
  */
 int lf_parse_expression(struct lf_parser *p, unsigned flags);
 
+/*
+ * Add @sub to what is excluded (cmd->exclude), joined by -o to what is
+ * there already: the operand of -exclude, or -nohidden's -hidden
+ * (parse.c).  @return 0, or -1 after reporting ENOMEM (@sub is freed)
+ */
+int lf_parse_exclude_add(struct lf_parser *p, struct operand sub);
+
 /* Whether @a is -j, with its number attached or not (prim_core.c). */
 bool lf_parse_is_jobs(const char *a);
 

@@ -1,8 +1,9 @@
 /*
  * prim_core.c: the options (-maxdepth, -depth, -xdev, -j, -files0-from,
- * -color, -warn...) and the core tests and actions (-true, -false, -print,
- * -print0, -prune, -quit, -delete) of find's language: how each is parsed
- * into the command line (primary.h's rows); their evaluation is expr.c's.
+ * -color, -warn, -nohidden...) and the core tests and actions (-true,
+ * -false, -hidden, -print, -print0, -prune, -quit, -delete) of find's
+ * language: how each is parsed into the command line (primary.h's rows);
+ * their evaluation is expr.c's.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -186,6 +187,24 @@ static struct lf_expr *parse_color(struct lf_parser *p, const struct lf_primary 
 	return lf_parse_node(p, prim);
 }
 
+/*
+ * -nohidden (bfs): "-exclude -hidden", wherever it is written: hidden files
+ * are left out and hidden directories not entered.  True.
+ */
+static struct lf_expr *parse_nohidden(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	struct operand hidden = {.x = lf_expr_new(lf_eval_hidden, LF_EXPR_PRIMARY, "-hidden"), .depth = 1};
+	if (!hidden.x) {
+		lf_diag(p->cmd->ctx, "%s", strerror(errno));
+		return NULL;
+	}
+	if (lf_parse_exclude_add(p, hidden) != 0) {
+		return NULL;
+	}
+	return lf_parse_node(p, prim);
+}
+
 /* -delete implies -depth, as in GNU find. */
 static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -206,11 +225,13 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-files0-from", LF_PRIM_OPTION, 1, parse_files0_from, lf_eval_true, false},
 		{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
 		{"-gitignore", LF_PRIM_OPTION, 0, parse_gitignore, lf_eval_true, false},
+		{"-hidden", LF_PRIM_TEST, 0, parse_simple, lf_eval_hidden, false},
 		{"-j", LF_PRIM_OPTION, LF_NARGS_VARIADIC, parse_jobs, lf_eval_true, false},
 		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
 		{"-nocolor", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
+		{"-nohidden", LF_PRIM_OPTION, 0, parse_nohidden, lf_eval_true, false},
 		{"-noleaf", LF_PRIM_OPTION, 0, parse_option_true, lf_eval_true, false},
 		{"-nowarn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
 		{"-print", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print, false},

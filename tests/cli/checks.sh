@@ -88,6 +88,23 @@ check_zero_stats() {
 		[ "$want" -eq 10001 ] || [ "$ahead" -eq 0 ] || fail "$args: stat-ahead ran for a test that skips entries"
 	done
 	echo "ok: -name/-type make no stat, -size one per entry, cheap tests first"
+	# -hidden and -nohidden (which leaves hidden directories unopened)
+	# read names only: one stat, the root's, and no more than -name alone.
+	h=$work/hidden
+	mkdir -p "$h/.h/d" "$h/d/.g" "$h/d/e"
+	: > "$h/.f"
+	: > "$h/d/f"
+	: > "$h/.h/d/f"
+	n0=$("$luafind" --stats "$h" -name x 2>&1 >/dev/null | counter stats)
+	for args in "-nohidden -name x" "-hidden" "-hidden -prune -o -name x" "-exclude -hidden -name x"; do
+		# shellcheck disable=SC2086
+		stats=$("$luafind" --stats "$h" $args 2>&1 >/dev/null)
+		n=$(echo "$stats" | counter stats)
+		[ "$n" -eq 1 ] && [ "$n" -eq "$n0" ] || fail "$args made $n stats, expected 1 as -name x alone ($stats)"
+	done
+	n=$("$luafind" --stats "$h" -nohidden 2>&1 >/dev/null | counter opens)
+	[ "$n" -eq 3 ] || fail "-nohidden opened $n directories, expected 3 (no hidden one)"
+	echo "ok: -hidden, -nohidden make no stat, and -nohidden opens no hidden directory"
 	# The stat calls of walking 10,001 entries, minus those of walking
 	# an empty directory (the runtime's own), must be zero.
 	mkdir -p "$work/empty"

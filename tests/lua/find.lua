@@ -371,6 +371,32 @@ do
   T.ok("find: -quit")
 end
 
+-- -hidden, -nohidden (bfs): a name starting with "." but not "." or "..";
+-- -nohidden leaves hidden files out and hidden directories unopened,
+-- without a stat.  The tree's hidden names are a/.hidden.c and, here,
+-- .hid/ with a file in it.
+do
+  local h = work .. "/hid"
+  T.sh("rm -rf " .. T.q(h) .. " && cp -R " .. T.q(root) .. " " .. T.q(h) ..
+    " && mkdir " .. T.q(h .. "/.hid") .. " && : > " .. T.q(h .. "/.hid/in.c"))
+  T.same(collect(h, "-hidden"), {h .. "/.hid", h .. "/a/.hidden.c"}, "-hidden")
+  T.same(collect(h, "-nohidden", "-name", "*.c"),
+    gnu({}, h, {"-name", ".*", "-prune", "-o", "-name", "*.c", "-print"}), "-nohidden")
+  T.same(collect(h, "-name", "*.c", "-nohidden"), collect(h, "-nohidden", "-name", "*.c"), "-nohidden anywhere")
+  T.same(collect(h, "!", "-hidden", "-name", "*.c"),
+    gnu({}, h, {"!", "-name", ".*", "-name", "*.c"}), "! -hidden")
+  -- "." and ".." are not hidden, as roots or inside a path.
+  T.same(collect({h .. "/.", h .. "/a/.."}, "-maxdepth", "0", "-hidden"), {}, ". and ..")
+  T.same(collect({h .. "/.hid", h .. "/.hid/"}, "-maxdepth", "0", "-hidden"), {h .. "/.hid", h .. "/.hid/"},
+    "hidden roots")
+  T.same(collect(h .. "/.hid", "-nohidden"), {}, "a hidden root left out")
+  local it, s, c, w = find(h, "-nohidden", "-name", "*.c")
+  for _ in it, s, c, w do end
+  assert(w:stats().stats == 1, w:stats().stats)
+  assert(w:stats().opens == #collect(h, "-nohidden", "-type", "d"), w:stats().opens)
+  T.ok("find: -hidden, -nohidden")
+end
+
 -- Actions print to standard output (no implied -print), in a child.
 do
   local lines = T.lines
