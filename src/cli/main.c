@@ -174,7 +174,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "       -samefile -empty -readable -writable -executable -fstype -hidden -true -false\n"
 	       "       -atime -ctime -mtime -amin -cmin -mmin -used -newer -anewer -cnewer -newerXY\n"
 	       "Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -json [FIELDS] -fjson\n"
-	       "         -delete -exec -execdir -ok -okdir -prune -quit\n"
+	       "         -delete -exec -execdir -ok -okdir -prune -quit -limit N (stop after N)\n"
 	       "\n"
 	       "Lua: -lua 'EXPR' (a Lua expression over the entry's fields, e.g. size > 10*MiB)\n"
 	       "     --script FILE [ARG...] runs a Lua script with require \"luafind\" available\n"

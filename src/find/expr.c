@@ -257,6 +257,20 @@ bool lf_eval_quit(const struct lf_expr *x, struct lf_eval *ev)
 	return true;
 }
 
+/*
+ * -limit N (bfs): true, and the Nth time it is evaluated the walk ends, as
+ * after -quit.  Its count (x->data) is the run's: a command line is run
+ * once.
+ */
+bool lf_eval_limit(const struct lf_expr *x, struct lf_eval *ev)
+{
+	long long *count = x->data;
+	if (++*count >= x->num) {
+		ev->quit = true;
+	}
+	return true;
+}
+
 const char *lf_expr_basename(const struct lf_entry *e, char *buf, size_t size)
 {
 	size_t len;

@@ -143,7 +143,7 @@ bool lf_expr_has_action(const struct lf_expr *x);
 /* The evaluation functions of the operators and primaries. */
 lf_eval_fn lf_eval_not, lf_eval_and, lf_eval_or, lf_eval_comma;
 lf_eval_fn lf_eval_true, lf_eval_false;
-lf_eval_fn lf_eval_print, lf_eval_print0, lf_eval_prune, lf_eval_quit;
+lf_eval_fn lf_eval_print, lf_eval_print0, lf_eval_prune, lf_eval_quit, lf_eval_limit;
 lf_eval_fn lf_eval_name, lf_eval_hidden, lf_eval_type, lf_eval_delete;
 
 /**

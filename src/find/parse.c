@@ -707,6 +707,13 @@ int lf_parse_expression(struct lf_parser *p, unsigned flags)
 		lf_expr_free(v.x);
 		return -1;
 	}
+	if (!(flags & LF_PARSE_NO_PRINT) && !lf_expr_has_action(v.x) && p->has_limit) {
+		/* bfs's rule: the -print implied after -limit would never count. */
+		error_at(p, p->limit_argi, "with -limit, you must specify an action explicitly; for example, -print %s %s",
+			 argv[p->limit_argi], argv[p->limit_argi + 1]);
+		lf_expr_free(v.x);
+		return -1;
+	}
 	if (!(flags & LF_PARSE_NO_PRINT) && !lf_expr_has_action(v.x)) {
 		const struct lf_primary print = {"-print", LF_PRIM_ACTION, 0, NULL, lf_eval_print, false};
 		struct operand pr = {.x = lf_parse_node(p, &print), .depth = 1};

@@ -34,6 +34,8 @@ struct lf_parser {
 	bool seen_non_option; /* a test or action came before: warn on options */
 	bool explicit_depth;  /* -depth was given, not just implied by -delete */
 	bool has_prune;
+	bool has_limit;       /* -limit is written, at limit_argi: an action must be too */
+	int limit_argi;
 	bool seen_node;       /* a primary other than -files0-from came before */
 	bool registered;      /* look at the primaries added to the context too (lf_parse) */
 	bool safe;            /* LF_PARSE_SAFE: refuse the primaries with side effects */

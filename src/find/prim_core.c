@@ -1,7 +1,7 @@
 /*
  * prim_core.c: the options (-maxdepth, -depth, -xdev, -j, -files0-from,
  * -color, -warn, -nohidden...) and the core tests and actions (-true,
- * -false, -hidden, -print, -print0, -prune, -quit, -delete) of find's
+ * -false, -hidden, -print, -print0, -prune, -quit, -limit, -delete) of find's
  * language: how each is parsed into the command line (primary.h's rows);
  * their evaluation is expr.c's.
  *
@@ -188,6 +188,46 @@ static struct lf_expr *parse_color(struct lf_parser *p, const struct lf_primary 
 }
 
 /*
+ * -limit N (bfs 3.2): N is a decimal integer from 1 to LLONG_MAX, with an
+ * optional '+' ("+3", "03" as bfs takes them; not " 3", "0x3", "1e3").
+ * Never reordered (impure) and, like -quit, it ends what the walk would
+ * read ahead.  An action must be written too (lf_parse_expression).
+ */
+static struct lf_expr *parse_limit(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	const char *s = args[0] + (args[0][0] == '+');
+	char *end = NULL;
+	long long n = 0;
+	if (*s >= '0' && *s <= '9') {
+		errno = 0;
+		n = strtoll(s, &end, 10);
+	}
+	if (n < 1 || *end || errno) {
+		lf_parse_error_named(p, 1, "Expected a positive decimal integer argument to %s, but got '%s'",
+				     prim->name, args[0]);
+		return NULL;
+	}
+	struct lf_expr *x = lf_parse_node(p, prim);
+	long long *count = x ? calloc(1, sizeof(*count)) : NULL;
+	if (!count) {
+		if (x) {
+			lf_diag(p->cmd->ctx, "%s", strerror(errno));
+		}
+		lf_expr_free(x);
+		return NULL;
+	}
+	x->num = n;
+	x->data = count;
+	x->destroy = free;
+	x->impure = true;
+	if (!p->has_limit) {
+		p->has_limit = true;
+		p->limit_argi = p->prim_pos;
+	}
+	return x;
+}
+
+/*
  * -nohidden (bfs): "-exclude -hidden", wherever it is written: hidden files
  * are left out and hidden directories not entered.  True.
  */
@@ -227,6 +267,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-gitignore", LF_PRIM_OPTION, 0, parse_gitignore, lf_eval_true, false},
 		{"-hidden", LF_PRIM_TEST, 0, parse_simple, lf_eval_hidden, false},
 		{"-j", LF_PRIM_OPTION, LF_NARGS_VARIADIC, parse_jobs, lf_eval_true, false},
+		{"-limit", LF_PRIM_ACTION_PRINTS, 1, parse_limit, lf_eval_limit, false},
 		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},

@@ -105,6 +105,12 @@ check_zero_stats() {
 	n=$("$luafind" --stats "$h" -nohidden 2>&1 >/dev/null | counter opens)
 	[ "$n" -eq 3 ] || fail "-nohidden opened $n directories, expected 3 (no hidden one)"
 	echo "ok: -hidden, -nohidden make no stat, and -nohidden opens no hidden directory"
+	# -limit: no stat either, and the walk ends at the Nth match.
+	stats=$("$luafind" --stats "$t" -name 'f1*' -print -limit 5 2>&1 >"$work/limit.out")
+	[ "$(wc -l <"$work/limit.out")" -eq 5 ] || fail "-print -limit 5 printed $(wc -l <"$work/limit.out") lines"
+	[ "$(echo "$stats" | counter stats)" -eq 1 ] || fail "-limit made stats: $stats"
+	[ "$(echo "$stats" | counter entries)" -lt 200 ] || fail "-limit 5 did not end the walk: $stats"
+	echo "ok: -limit makes no stat and ends the walk at the 5th match"
 	# The stat calls of walking 10,001 entries, minus those of walking
 	# an empty directory (the runtime's own), must be zero.
 	mkdir -p "$work/empty"

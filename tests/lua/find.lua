@@ -371,6 +371,55 @@ do
   T.ok("find: -quit")
 end
 
+-- -limit N (bfs): the walk ends the Nth time -limit is evaluated, after that
+-- entry (returned if the expression is true for it); no action is needed,
+-- the loop is one.
+do
+  local n = 0
+  for e in find(root, "-name", "*.c", "-limit", "3") do n = n + 1 assert(e.name:match("%.c$")) end
+  assert(n == 3, n)
+  local it, s, c, w = find(root, "-type", "f", "-limit", 2)
+  n = 0
+  for _ in it, s, c, w do n = n + 1 end
+  assert(n == 2 and w:stats().entries < #T.collect(root, "path"), n)
+  assert(w:stats().stats == 1, w:stats().stats)
+  -- Before a test, it counts every entry it sees; past the last match, all.
+  n = 0
+  for e in find(root, "-limit", "4", "-type", "f") do n = n + 1 end
+  assert(n <= 3, n)
+  T.same(collect(root, "-name", "*.c", "-limit", "1000"), collect(root, "-name", "*.c"), "-limit past the end")
+  -- Each -limit, and each walk, counts for itself.  The entry it ends on
+  -- is returned when -limit is the expression's last word, not when a
+  -- test after it was left unevaluated.
+  n = 0
+  for _ in find(root, "-limit", "5", "-limit", "2") do n = n + 1 end
+  assert(n == 2, n)
+  n = 0
+  for _ in find(root, "-limit", "5", "-limit", "2", "-true") do n = n + 1 end
+  assert(n == 1, n)
+  local it1, s1 = find(root, "-name", "*.c", "-limit", 2)
+  local it2, s2 = find(root, "-name", "*.c", "-limit", 2)
+  assert(it1(s1) and it2(s2) and it1(s1) and it2(s2))
+  assert(it1(s1) == nil and it2(s2) == nil)
+  for _, bad in ipairs{"0", "-1", "abc", "1.5", "", " 3", "99999999999999999999"} do
+    T.raises("Expected a positive decimal integer argument to -limit, but got '" .. bad .. "'",
+      find, root, "-limit", bad)
+  end
+  T.raises("missing argument to `-limit'", find, root, "-limit")
+  T.raises("the action -limit is not supported within -exclude", find, root, "-exclude", "-limit", "1")
+  -- -limit with -print: the lines come from the expression, as in luafind(1).
+  local out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    local n = 0
+    for e in find(%q, "-type f -print -limit 3") do n = n + 1 end
+    print(n)
+  ]]):format(root))
+  local lines = T.lines(out)
+  assert(#lines == 4 and lines[4] == "3", out)
+  T.ok("find: -limit")
+end
+
 -- -hidden, -nohidden (bfs): a name starting with "." but not "." or "..";
 -- -nohidden leaves hidden files out and hidden directories unopened,
 -- without a stat.  The tree's hidden names are a/.hidden.c and, here,
