@@ -166,6 +166,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "         -files0-from FILE (the paths, NUL-separated; - for standard input)\n"
 	       "         -gitignore (skip what git would ignore)\n"
 	       "         -nohidden (leave out hidden files, do not enter hidden directories)\n"
+	       "         -noerror (no message about files that cannot be read, status 0 for them)\n"
 	       "         -color -nocolor (names colored from LS_COLORS; default: on a terminal)\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
 	       "           -exclude EXPR (leave out what EXPR is true for, before anything else)\n"

@@ -106,6 +106,26 @@ void lf_eval_walk_error(struct lf_eval *ev)
 	ev->walk_err = ev->entry->error;
 }
 
+bool lf_eval_noerror(struct lf_eval *ev)
+{
+	if (!ev->cmd->noerror) {
+		return false;
+	}
+	ev->suppressed++;
+	ev->quiet_failure = true;
+	return true;
+}
+
+void lf_eval_file_error(struct lf_eval *ev, const char *path, size_t len, int err)
+{
+	if (lf_eval_noerror(ev)) {
+		return;
+	}
+	lf_out_flush(ev->out);
+	lf_diag_path(ev->cmd->ctx, path, len, err);
+	ev->status = 1;
+}
+
 const struct lf_stat *lf_eval_stat(struct lf_eval *ev)
 {
 	struct lf_entry *e = ev->entry;
@@ -119,11 +139,13 @@ const struct lf_stat *lf_eval_stat(struct lf_eval *ev)
 		if (e->visit == LF_VISIT_PRE && e->type == LF_DIR && ev->walk) {
 			lf_walk_prune(ev->walk);
 		}
-		if (!(err == ENOENT && ev->cmd->ignore_race && e->depth > 0)) {
-			if (!reported) {
-				lf_out_flush(ev->out);
-				lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, err);
-			}
+		if (err == ENOENT && ev->cmd->ignore_race && e->depth > 0) {
+			/* gone: not an error */
+		} else if (!reported) {
+			lf_eval_file_error(ev, e->path, e->pathlen, err);
+		} else if (ev->cmd->noerror) {
+			ev->quiet_failure = true; /* counted once, as the walk's */
+		} else {
 			ev->status = 1;
 		}
 		errno = err;
@@ -317,10 +339,13 @@ static bool ends_in_dots(const struct lf_entry *e)
 	return (len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.');
 }
 
-/* "cannot delete 'path': reason", after the output so far; status 1. */
+/* "cannot delete 'path': reason", after the output so far; status 1 (quiet under -noerror). */
 static bool cannot_delete(struct lf_eval *ev, int err)
 {
 	struct lf_entry *e = ev->entry;
+	if (lf_eval_noerror(ev)) {
+		return false;
+	}
 	lf_out_flush(ev->out);
 	FILE *fp = lf_diag_begin(ev->cmd->ctx);
 	fputs("cannot delete ", fp);

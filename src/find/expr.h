@@ -39,7 +39,27 @@ struct lf_eval {
 	unsigned long long walk_err_seq; /**< the last error entry (lf_eval_walk_error) */
 	size_t walk_err_pathlen;         /**< its path's length */
 	int walk_err;                    /**< its errno */
+	unsigned long long suppressed;   /**< errors -noerror kept quiet */
+	bool quiet_failure;              /**< -noerror kept an error of this entry quiet
+					  *   (lf_run_entry resets it) */
 };
+
+/**
+ * -noerror (bfs): whether an error about the entry evaluated (a file that
+ * cannot be read, stat'ed, deleted...) must be kept quiet.  If so it is
+ * counted (ev->suppressed) and the entry failed all the same
+ * (ev->quiet_failure: lf_run_entry says LF_RUN_FAILED), but the exit status
+ * is left as it was, as in bfs; if not, the caller reports it and makes the
+ * status 1.
+ */
+bool lf_eval_noerror(struct lf_eval *ev);
+
+/**
+ * Report error @err about the file @path (@len bytes) of the entry
+ * evaluated, "'path': reason" (LF_ERROR_FILE), after the output so far, and
+ * make the status 1; under -noerror, only count it (lf_eval_noerror).
+ */
+void lf_eval_file_error(struct lf_eval *ev, const char *path, size_t len, int err);
 
 /**
  * Note the current entry, an LF_VISIT_ERROR entry the driver reports: a

@@ -40,6 +40,7 @@ struct lf_cmdline {
 	bool warn;    /**< GNU's -warn/-nowarn (default: stdin is a terminal) */
 	bool delete;  /**< -delete appears: roots that resolve to / are refused */
 	bool ignore_race; /**< -ignore_readdir_race: vanished files are not errors */
+	bool noerror; /**< -noerror (bfs): errors about the files walked are counted, not reported */
 	struct timespec start;     /**< when the run started: find's "now" */
 	struct timespec day_start; /**< origin of -mtime & co (GNU's cur_day_start) */
 	bool full_days;            /**< -daystart was given */

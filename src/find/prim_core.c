@@ -1,6 +1,6 @@
 /*
  * prim_core.c: the options (-maxdepth, -depth, -xdev, -j, -files0-from,
- * -color, -warn, -nohidden...) and the core tests and actions (-true,
+ * -color, -warn, -noerror, -nohidden...) and the core tests and actions (-true,
  * -false, -hidden, -print, -print0, -prune, -quit, -limit, -delete) of find's
  * language: how each is parsed into the command line (primary.h's rows);
  * their evaluation is expr.c's.
@@ -188,6 +188,20 @@ static struct lf_expr *parse_color(struct lf_parser *p, const struct lf_primary 
 }
 
 /*
+ * -noerror (bfs): the errors about the files walked (a directory that
+ * cannot be read, a stat, a deletion, a link that fails; a loop under -L)
+ * are counted, not reported, and leave the exit status alone, as in bfs
+ * (lf_eval_noerror).  Those of commands, of the output and of the command
+ * line are still reported.
+ */
+static struct lf_expr *parse_noerror(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	p->cmd->noerror = true;
+	return lf_parse_node(p, prim);
+}
+
+/*
  * -limit N (bfs 3.2): N is a decimal integer from 1 to LLONG_MAX, with an
  * optional '+' ("+3", "03" as bfs takes them; not " 3", "0x3", "1e3").
  * Never reordered (impure) and, like -quit, it ends what the walk would
@@ -272,6 +286,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-mindepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},
 		{"-mount", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
 		{"-nocolor", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
+		{"-noerror", LF_PRIM_OPTION, 0, parse_noerror, lf_eval_true, false},
 		{"-nohidden", LF_PRIM_OPTION, 0, parse_nohidden, lf_eval_true, false},
 		{"-noleaf", LF_PRIM_OPTION, 0, parse_option_true, lf_eval_true, false},
 		{"-nowarn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},

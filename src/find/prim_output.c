@@ -98,10 +98,7 @@ static bool target_type_ok(struct lf_eval *ev)
 	    errno == ELOOP || lf_entry_stat(e, LF_NOFOLLOW)) {
 		return true;
 	}
-	int err = errno;
-	lf_out_flush(ev->out);
-	lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, err);
-	ev->status = 1;
+	lf_eval_file_error(ev, e->path, e->pathlen, errno);
 	return false;
 }
 
@@ -271,6 +268,8 @@ static void list_file(struct lf_out *o, struct lf_eval *ev, const struct lf_stat
 				ls_name(o, target, strlen(target));
 			}
 			free(target);
+		} else if (ev->cmd->noerror) {
+			ev->suppressed++; /* not a failure of the entry: the status stays as it is */
 		} else {
 			/* GNU names the file unquoted here and keeps the status. */
 			int err = errno;
@@ -363,9 +362,7 @@ static bool eval_json(const struct lf_expr *x, struct lf_eval *ev)
 	lf_sink_end(a->sink);
 	if (err) {
 		/* The link's target could not be read: written as null. */
-		lf_out_flush(ev->out);
-		lf_diag_path(ctx, e->path, e->pathlen, err);
-		ev->status = 1;
+		lf_eval_file_error(ev, e->path, e->pathlen, err);
 	}
 	return true;
 }

@@ -789,9 +789,7 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
 	char target[PATH_MAX + 1];
 	ssize_t n = readlinkat(e->at_fd, e->at_name, target, sizeof(target) - 1);
 	if (n < 0) {
-		lf_out_flush(ev->out);
-		lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, errno);
-		ev->status = 1;
+		lf_eval_file_error(ev, e->path, e->pathlen, errno);
 		return false;
 	}
 	target[n] = '\0';
@@ -984,9 +982,7 @@ static bool eval_empty(const struct lf_expr *x, struct lf_eval *ev)
 			if (err == EACCES && !lf_eval_stat(ev)) {
 				return false;
 			}
-			lf_out_flush(ev->out);
-			lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, err);
-			ev->status = 1;
+			lf_eval_file_error(ev, e->path, e->pathlen, err);
 			return false;
 		}
 		char buf[4096] __attribute__((aligned(8)));
@@ -1042,18 +1038,14 @@ static bool eval_xtype(const struct lf_expr *x, struct lf_eval *ev)
 		const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW);
 		if (!st && errno != ENOENT && errno != ENOTDIR && errno != ELOOP) {
 			/* Not known to be broken (EACCES): an error, as in GNU find and bfs. */
-			lf_out_flush(ev->out);
-			lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, errno);
-			ev->status = 1;
+			lf_eval_file_error(ev, e->path, e->pathlen, errno);
 			return false;
 		}
 		type = st ? lf_type_from_mode(st->mode) : LF_LNK;
 	} else if (followed) {
 		const struct lf_stat *st = lf_entry_stat(e, LF_NOFOLLOW);
 		if (!st) {
-			lf_out_flush(ev->out);
-			lf_diag_path(ev->cmd->ctx, e->path, e->pathlen, errno);
-			ev->status = 1;
+			lf_eval_file_error(ev, e->path, e->pathlen, errno);
 			return false;
 		}
 		type = lf_type_from_mode(st->mode);

@@ -639,6 +639,10 @@ static void put_target_type(struct pctx *c, const char *spec)
 	} else {
 		int err = errno;
 		put_cstr(c, spec, "?", false);
+		if (c->ev->cmd->noerror) {
+			c->ev->suppressed++; /* not a failure of the entry: the status stays as it is */
+			return;
+		}
 		lf_out_flush(c->ev->out);
 		lf_diag_path(c->ev->cmd->ctx, e->path, e->pathlen, err); /* GNU leaves the status alone */
 	}
@@ -651,10 +655,7 @@ static void put_link(struct pctx *c, const char *spec)
 	if (c->e->type == LF_LNK) {
 		target = lf_read_link(c->e);
 		if (!target) {
-			int err = errno;
-			lf_out_flush(c->ev->out);
-			lf_diag_path(c->ev->cmd->ctx, c->e->path, c->e->pathlen, err);
-			c->ev->status = 1;
+			lf_eval_file_error(c->ev, c->e->path, c->e->pathlen, errno);
 		}
 	}
 	if (target && colored(c, spec)) {
@@ -671,6 +672,9 @@ static void put_context(struct pctx *c, const char *spec)
 	if (!ctx) {
 		int err = errno;
 		put_cstr(c, spec, "", false);
+		if (lf_eval_noerror(c->ev)) {
+			return;
+		}
 		lf_out_flush(c->ev->out);
 		FILE *fp = lf_diag_begin(c->ev->cmd->ctx);
 		fputs("getfilecon failed: ", fp);

@@ -131,7 +131,7 @@ static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, 
 			return LF_RUN_ERROR;
 		}
 		lf_eval_walk_error(ev); /* a -depth visit of it then says nothing more */
-		if (r->report_errors) {
+		if (r->report_errors && !lf_eval_noerror(ev)) {
 			lf_out_flush(ev->out);
 			lf_run_report_entry(r->cmd->ctx, e);
 			ev->status = 1;
@@ -156,8 +156,10 @@ enum lf_run_result lf_run_entry(struct lf_run *r, struct lf_walk *w, struct lf_e
 	struct lf_eval *ev = &r->ev;
 	int before = ev->status;
 	ev->status = 0;
+	ev->quiet_failure = false;
 	enum lf_run_result res = run_entry(r, w, e);
-	if ((res == LF_RUN_TRUE || res == LF_RUN_FALSE) && (ev->status || ev->entry_failed || ev->stop)) {
+	if ((res == LF_RUN_TRUE || res == LF_RUN_FALSE) &&
+	    (ev->status || ev->entry_failed || ev->stop || ev->quiet_failure)) {
 		res = LF_RUN_FAILED;
 	}
 	ev->status |= before;
@@ -228,13 +230,19 @@ void lf_run_cancel(struct lf_run *r)
 
 int lf_run_finish(struct lf_run *r)
 {
-	if (!r->finished && !r->cancelled && !r->ev.stop) {
+	bool first = !r->finished;
+	if (first && !r->cancelled && !r->ev.stop) {
 		lf_expr_finish(r->cmd->expr, &r->ev);
 	}
 	r->finished = true;
 	if (r->ev.out) {
 		lf_out_flush(r->ev.out);
 		lf_run_output_failed(r);
+	}
+	if (first && r->ev.suppressed && r->cmd->warn) {
+		/* As bfs says it, under -warn only: -noerror asked for quiet. */
+		lf_diag_warn(r->cmd->ctx, "-noerror suppressed %llu error%s", r->ev.suppressed,
+			     r->ev.suppressed == 1 ? "" : "s");
 	}
 	return r->ev.status;
 }

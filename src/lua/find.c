@@ -90,7 +90,7 @@ static void find_close(struct lfb_walk *lw, bool finish)
 		lf_run_finish(&f->run);
 		lf_out_close(&f->out);
 	}
-	lw->find_failed = f->run.ev.status != 0;
+	lw->find_failed = f->run.ev.status != 0 || f->run.ev.suppressed;
 	if (f->has_cmd) {
 		lf_cmdline_free(&f->cmd);
 	}
@@ -100,10 +100,11 @@ static void find_close(struct lfb_walk *lw, bool finish)
 	free(f);
 }
 
-/* Whether a test or an action failed so far. */
+/* Whether a test or an action failed so far (quietly too, under -noerror). */
 static bool find_failed(const struct lfb_walk *lw)
 {
-	return lw->find ? lw->find->run.ev.status != 0 : lw->find_failed;
+	const struct lfb_find *f = lw->find;
+	return f ? f->run.ev.status != 0 || f->run.ev.suppressed : lw->find_failed;
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -217,6 +218,10 @@ static int find_step(lua_State *L, struct lfb_walk *lw)
 		}
 		if (res == LF_RUN_ERROR) {
 			lf_error_list_free(&f->errs);
+			if (f->cmd.noerror && lw->errors == LFB_ERR_WARN) {
+				f->run.ev.suppressed++; /* -noerror: skipped without a word */
+				continue;
+			}
 			if (!lfb_walk_keep_error(L, lw, e, warn_error)) {
 				continue;
 			}
@@ -228,7 +233,8 @@ static int find_step(lua_State *L, struct lfb_walk *lw)
 		if (f->out.err) {
 			raise_output_error(L, f);
 		}
-		if (res == LF_RUN_FAILED && f->raise) {
+		/* Under -noerror, a failure that said nothing skips the entry. */
+		if (res == LF_RUN_FAILED && f->raise && (f->errs.n || !f->run.ev.quiet_failure)) {
 			return raise_eval_error(L, f, e);
 		}
 		lf_error_list_free(&f->errs); /* what did not make it fail: warnings */

@@ -213,6 +213,63 @@ check_errors() {
 	echo "ok: usage errors"
 }
 
+# -noerror (bfs, issue 22): no message about the files walked (a missing
+# root, a loop under -L, a failed deletion, an unreadable directory or a
+# failed stat), and exit status 0 for them, as bfs 4.1.4 gives it; under
+# -warn, one warning with their number; other errors are still reported.
+check_noerror() {
+	t=$work/t
+	rm_work "$t"
+	mkdir -p "$t/a/d/keep" "$t/loop"
+	: >"$t/a/f"
+	ln -s .. "$t/loop/up"
+	# expect_quiet WHAT CMD...: CMD exits 0 and says nothing.
+	expect_quiet() {
+		_what=$1
+		shift
+		"$@" >"$work/out" 2>"$work/err" || fail "$_what: exit status $?: $(cat "$work/err")"
+		[ ! -s "$work/err" ] || fail "$_what: said $(cat "$work/err")"
+	}
+	"$luafind" "$work/missing" "$t" >/dev/null 2>"$work/err" && fail "a missing root: exit status 0 without -noerror"
+	[ -s "$work/err" ] || fail "a missing root: no message without -noerror"
+	expect_quiet "a missing root" "$luafind" "$work/missing" "$t" -noerror
+	[ "$(wc -l <"$work/out")" -eq 7 ] || fail "a missing root: the rest not listed: $(cat "$work/out")"
+	expect_quiet "-noerror first" "$luafind" "$work/missing" -noerror -print
+	expect_quiet "a loop under -L" "$luafind" -L "$t/loop" -noerror
+	"$luafind" -L "$t/loop" >/dev/null 2>"$work/err" && fail "a loop: exit status 0 without -noerror"
+	expect_quiet "-delete failing" "$luafind" "$t/a" -name d -delete -noerror
+	[ -d "$t/a/d/keep" ] || fail "-delete -noerror deleted a non-empty directory"
+	"$luafind" "$work/missing" "$work/missing2" -noerror -warn >/dev/null 2>"$work/err" ||
+		fail "-warn: exit status $?"
+	[ "$(cat "$work/err")" = "luafind: warning: -noerror suppressed 2 errors" ] ||
+		fail "-noerror -warn said: $(cat "$work/err")"
+	# Not about the files walked: still reported, exit status 1.
+	"$luafind" "$t" -noerror -exec false {} + >/dev/null 2>&1 && fail "-exec false {} + under -noerror: exit status 0"
+	"$luafind" "$t" -noerror -newer "$work/missing" >/dev/null 2>"$work/err" && fail "-newer missing: exit status 0"
+	[ -s "$work/err" ] || fail "-newer missing under -noerror: no message"
+	"$luafind" "$t" -noerror -fprint "$work/missing/x" >/dev/null 2>"$work/err" && fail "-fprint: exit status 0"
+	[ -s "$work/err" ] || fail "-fprint into a missing directory under -noerror: no message"
+	echo "ok: -noerror: missing roots, loops, failed deletions quiet, with status 0; the rest reported"
+	# An unreadable directory and a stat failing in a test (modes stop root
+	# only with its DAC capabilities dropped).
+	need_nodac "-noerror on unreadable directories"
+	mkdir -p "$t/closed/x" "$t/nosearch"
+	: >"$t/nosearch/f"
+	chmod 000 "$t/closed"
+	chmod 644 "$t/nosearch"
+	run_as --nodac "$luafind" "$t" -name '[cf]*' -size -1k >/dev/null 2>"$work/err" &&
+		fail "unreadable: exit status 0 without -noerror"
+	[ "$(grep -c 'Permission denied' "$work/err")" -eq 2 ] || fail "unreadable: $(cat "$work/err")"
+	expect_quiet "an unreadable directory, a failed stat" run_as --nodac "$luafind" "$t" -name '[cf]*' -size -1k \
+		-noerror
+	[ "$(cat "$work/out")" = "$t/a/f" ] || fail "-noerror: $(cat "$work/out"), expected $t/a/f alone"
+	expect_quiet "an unreadable directory" run_as --nodac "$luafind" "$t" -noerror
+	grep -q "^$t/closed\$" "$work/out" || fail "-noerror: the unreadable directory not listed"
+	grep -q "^$t/nosearch/f\$" "$work/out" || fail "-noerror: the file in an unsearchable directory not listed"
+	chmod 755 "$t/closed" "$t/nosearch"
+	echo "ok: -noerror: unreadable directories and failed stats quiet, with status 0"
+}
+
 # --isolate (issue 20): the same results from a confined child; writing,
 # a new process and -delete stopped by the filter with a clear message and
 # nothing changed; --max-cpu and --deadline end a spinning script.

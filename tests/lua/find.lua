@@ -683,6 +683,46 @@ do
   T.ok("find: errors")
 end
 
+-- -noerror (bfs): "warn" says nothing about what cannot be reached, the
+-- expression's own failures are quiet too (the entry is not returned, and
+-- errors = "raise" does not raise for it), and w:had_error() still tells.
+-- "yield" still returns error entries: the loop asked for them.
+do
+  local missing = work .. "/missing"
+  local out = T.run_lua(work, ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    local it, s, c, w = find({%q, %q, errors = "warn"}, "-noerror", "-name", "*.c")
+    local n = 0
+    for e in it, s, c, w do n = n + 1 end
+    print("entries", n, w:had_error())
+    n = 0
+    for e in find({%q, errors = "yield"}, "-noerror") do n = n + 1 assert(e.error) end
+    print("yielded", n)
+  ]]):format(missing, root, missing))
+  assert(out == ("entries\t%d\ttrue\nyielded\t1\n"):format(NC), out)
+  local nodac = T.nodac()
+  if not nodac then
+    T.skip("find: -noerror and stat failures", "running as root without capsh to drop DAC", "capsh")
+  else
+    local ns = work .. "/nosearch-noerror"
+    T.sh("mkdir -p " .. T.q(ns) .. " && : > " .. T.q(ns .. "/f") .. " && chmod 644 " .. T.q(ns))
+    out = T.run_lua(work, ([[
+      local lf = require "luafind"
+      local find = lf.find or lf.core.find
+      local it, s, c, w = find(%q, "-noerror", "-name", "f", "!", "-size", "+1k")
+      for e in it, s, c, w do print("match", e.path) end
+      print("had_error", w:had_error())
+      print(pcall(function()
+        for e in find({%q, errors = "raise"}, "-noerror", "-name", "f", "-size", "-1k") do print("match") end
+      end))
+    ]]):format(ns, ns), "", nodac)
+    T.sh("chmod 755 " .. T.q(ns))
+    assert(out == "had_error\ttrue\ntrue\n", out)
+  end
+  T.ok("find: -noerror")
+end
+
 -- A test that fails at run time (a PCRE2 match limit) is an error, never
 -- "no match" that "!" turns into true: reported with the path, the walk
 -- stops, the entry is not yielded nor deleted, errors = "raise" raises.
