@@ -21,7 +21,9 @@
  * over to find_step() and find_close() through the walker's filter hooks.
  *
  * Parse errors are captured (diag.h) and raised as one line.  The walker's
- * error entries follow the errors= option as in walk(); the messages of the
+ * error entries follow the errors= option as in walk(), but "warn" is the
+ * default (reported and skipped, as luafind(1) does: a loop that counts
+ * what it is given counts matches only); the messages of the
  * expression's tests and actions (a stat that fails inside -size, -delete
  * failing) go to stderr as luafind(1) prints them, or with errors="raise"
  * into the error raised.
@@ -332,7 +334,10 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 static void parse_args(lua_State *L, struct find_args *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->errors = LFB_ERR_YIELD;
+	/* A file that cannot be reached is reported and skipped: a loop that
+	 * counts or acts on what it is given meets matches only (walk()'s
+	 * default, with no expression, is "yield"). */
+	a->errors = LFB_ERR_WARN;
 	a->safe = -1;
 	a->nroots = lfb_check_roots(L, FN, "roots", parse_option, a);
 

@@ -121,7 +121,7 @@ do
     local lf = require "luafind"
     local find = lf.find or lf.core.find
     for e in find("-dash", "-type", "f") do print(e.path) end
-    for e in find({"-dash", "("}, "-name", "x") do print(e.path, e.visit) end
+    for e in find({"-dash", "(", errors = "yield"}, "-name", "x") do print(e.path, e.visit) end
   ]]), nil, "cd " .. T.q(root) .. " &&")
   assert(out == "-dash/x\n-dash/x\tpre\n(\terror\n", out)
   T.ok("find: roots that look like expressions")
@@ -627,16 +627,17 @@ do
   T.ok("find: __gc releases, close finishes; SIGCHLD left to the program")
 end
 
--- errors: error entries as walk's option says; the expression's own
--- failures on stderr, or raised with errors = "raise".
+-- errors: error entries as walk's option says, but reported and skipped
+-- by default ("warn"); the expression's own failures on stderr, or raised
+-- with errors = "raise".
 do
   local missing = work .. "/missing"
   local got = {}
-  for e in find({missing, root .. "/empty"}, "-type", "d") do
+  for e in find({missing, root .. "/empty", errors = "yield"}, "-type", "d") do
     got[#got + 1] = e.path .. " " .. e.visit .. " " .. tostring(e.error)
   end
   T.same(got, {missing .. " error " .. missing .. ": No such file or directory",
-    root .. "/empty pre nil"}, "errors = yield (default)")
+    root .. "/empty pre nil"}, "errors = yield")
   local it, s, c, w = find({missing, root .. "/empty", errors = "skip"}, "-type", "d")
   got = {}
   for e in it, s, c, w do got[#got + 1] = e.path end
@@ -645,17 +646,22 @@ do
   T.raises(missing .. ": No such file or directory", function()
     for _ in find({missing, errors = "raise"}, "-true") do end
   end)
+  -- The default, as "warn": a script counting matches counts none.
   local out = T.run_lua(work, ([[
     local lf = require "luafind"
     local find = lf.find or lf.core.find
     local n = 0
     for e in find({%q, errors = "warn"}) do n = n + 1 end
     print("entries", n)
-  ]]):format(missing))
-  assert(out == "luafind: '" .. missing .. "': No such file or directory\nentries\t0\n", out)
+    local it, s, c, w = find(%q, "-name", "*")
+    for e in it, s, c, w do n = n + 1 end
+    print("entries", n, w:had_error())
+  ]]):format(missing, missing))
+  assert(out == ("luafind: '%s': No such file or directory\nentries\t0\n" ..
+    "luafind: '%s': No such file or directory\nentries\t0\ttrue\n"):format(missing, missing), out)
   -- -ignore_readdir_race drops vanished files below the roots, not roots.
   local n = 0
-  for e in find({missing}, "-ignore_readdir_race") do n = n + 1 assert(e.error) end
+  for e in find({missing, errors = "yield"}, "-ignore_readdir_race") do n = n + 1 assert(e.error) end
   assert(n == 1)
 
   local nodac = T.nodac()

@@ -351,7 +351,7 @@ do
     if n == 2 then co() end
   end
   assert(n == 2 and w:cancelled(), n)
-  local out = T.workdir() .. "/cancel.out"
+  local out = d .. ".out" -- not T.workdir() again, which would empty it
   it, s, c, w = lf.find(d, "-exec", "sh", "-c", "echo batch >> " .. T.q(out), "sh", "{}", "+")
   for _ in it, s, c, w do w:cancel() end
   assert(w:cancelled() and not io.open(out), "no batch after cancel")

@@ -227,7 +227,8 @@ end
 -- break, a return or an error closes it and its file descriptors).  Keep
 -- the walker (w) to ask it about errors afterwards.  The table holds the
 -- roots and the walk's options: entries in path order, and errors
--- returned as entries (the default, written out here).
+-- returned as entries (lf.find's default, "warn", would print them and
+-- skip them: the loop below counts and reports them itself).
 local root_table = {sort = true, errors = "yield"}
 table.move(roots, 1, #roots, 1, root_table)
 
