@@ -45,7 +45,8 @@
 --  5. e:prune().  Called on a directory (on its pre-order visit, the
 --     default order), it keeps the walk out of it: nothing below is read.
 --
---  6. Errors are entries.  By default (errors = "yield") a directory that
+--  6. Errors are entries.  With errors = "yield" (lf.walk's default; lf.find's
+--     is "warn": print the message, skip the entry) a directory that
 --     cannot be read, or a PATH that does not exist, is returned as an
 --     entry with e.visit == "error" and e.error == "path: reason"; the loop
 --     decides what to do.  w:had_error() says afterwards whether any error
