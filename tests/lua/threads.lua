@@ -102,7 +102,8 @@ local function find(opts, ...)
   return out
 end
 for _, expr in ipairs{{"-type", "f"}, {"-name", "*3*"}, {"-depth", "-type", "d"},
-                      {"-name", "b", "-prune", "-o", "-type", "f"}, {"-name", "f2.c", "-quit"}} do
+                      {"-name", "b", "-prune", "-o", "-type", "f"}, {"-name", "f2.c", "-quit"},
+                      {"-type", "f", "-limit", "3"}, {"-nohidden", "-type", "f"}} do
   local one = find({root, threads = 1}, table.unpack(expr))
   local what = table.concat(expr, " ")
   assert(#one > 0, what .. ": no match")

@@ -179,12 +179,16 @@ static void test_read_ahead_rule(void **state)
 		"-printf %p -fprint /dev/null -fls /dev/null -ls",
 		"( -name a , -type d ) -print",
 		"! -empty -json path",
+		"-hidden -o -name x",
+		"-noerror -type f",
 	};
 	static const char *const no[] = {
 		"-prune",
 		"-name .git -prune -o -print",
 		"-quit",
 		"-name x -quit",
+		"-print -limit 3",
+		"-nohidden",
 		"-exclude -name .git",
 		"-delete",
 		"-name *.o -delete",
