@@ -1,9 +1,9 @@
 /*
  * prim_core.c: the options (-maxdepth, -depth, -xdev, -j, -files0-from,
- * -color, -warn, -noerror, -nohidden...) and the core tests and actions (-true,
- * -false, -hidden, -print, -print0, -prune, -quit, -limit, -delete) of find's
- * language: how each is parsed into the command line (primary.h's rows);
- * their evaluation is expr.c's.
+ * -color, -warn, -noerror, -nohidden...) and the core tests and actions
+ * (-true, -false, -hidden, -print, -print0, -prune, -quit, -limit,
+ * -delete) of find's language: how each is parsed into the command line
+ * (primary.h's rows); their evaluation is expr.c's.
  *
  * SPDX-License-Identifier: MIT
  */
