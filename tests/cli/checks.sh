@@ -356,6 +356,7 @@ for e in lf.walk{arg[1]} do print(e.name, e.size) end' >"$t/s.lua"
 	}
 	one 1 "$luafind" "$t/d" -lua 'size > 3'
 	one 5 "$luafind" "$t/d" -name 'a*' -printf '%p %s\n' -exec echo {} +
+	one 1 "$luafind" "$t/d" "$t/missing" -noerror -nohidden -hidden -o -printf '%p %s\n' -limit 2
 	one 5 "$luafind" --script "$t/s.lua" "$t/d"
 	one 5 "$luafind" --sandbox --max-memory 8M --script "$t/s.lua" "$t/d"
 	one 15 "$luafind" --run du "$t/d"
