@@ -204,7 +204,13 @@ void lf_diag_end(struct lf_ctx *ctx, enum lf_error_kind kind, const char *path, 
 
 void lf_diag_path(struct lf_ctx *ctx, const char *path, size_t len, int err)
 {
+	lf_diag_file(ctx, "", path, len, err);
+}
+
+void lf_diag_file(struct lf_ctx *ctx, const char *before, const char *path, size_t len, int err)
+{
 	FILE *fp = lf_diag_begin(ctx);
+	fputs(before, fp);
 	lf_diag_quote(fp, path, len);
 	fprintf(fp, ": %s", strerror(err));
 	lf_diag_end(ctx, LF_ERROR_FILE, path, len, err);

@@ -54,6 +54,9 @@ const struct lf_colors *lf_diag_colors(const struct lf_ctx *ctx, FILE *fp);
 /** LF_ERROR_FILE for @path: "'path': strerror(err)". */
 void lf_diag_path(struct lf_ctx *ctx, const char *path, size_t len, int err);
 
+/** LF_ERROR_FILE for @path, after @before: "cannot delete 'path': strerror(err)". */
+void lf_diag_file(struct lf_ctx *ctx, const char *before, const char *path, size_t len, int err);
+
 /** An error of @kind with a printf-style message. */
 void lf_diag_kind(struct lf_ctx *ctx, enum lf_error_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

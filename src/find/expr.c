@@ -118,11 +118,16 @@ bool lf_eval_noerror(struct lf_eval *ev)
 
 void lf_eval_file_error(struct lf_eval *ev, const char *path, size_t len, int err)
 {
+	lf_eval_file_error_in(ev, "", path, len, err);
+}
+
+void lf_eval_file_error_in(struct lf_eval *ev, const char *before, const char *path, size_t len, int err)
+{
 	if (lf_eval_noerror(ev)) {
 		return;
 	}
 	lf_out_flush(ev->out);
-	lf_diag_path(ev->cmd->ctx, path, len, err);
+	lf_diag_file(ev->cmd->ctx, before, path, len, err);
 	ev->status = 1;
 }
 
@@ -342,17 +347,7 @@ static bool ends_in_dots(const struct lf_entry *e)
 /* "cannot delete 'path': reason", after the output so far; status 1 (quiet under -noerror). */
 static bool cannot_delete(struct lf_eval *ev, int err)
 {
-	struct lf_entry *e = ev->entry;
-	if (lf_eval_noerror(ev)) {
-		return false;
-	}
-	lf_out_flush(ev->out);
-	FILE *fp = lf_diag_begin(ev->cmd->ctx);
-	fputs("cannot delete ", fp);
-	lf_diag_quote(fp, e->path, e->pathlen);
-	fprintf(fp, ": %s", strerror(err));
-	lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, err);
-	ev->status = 1;
+	lf_eval_file_error_in(ev, "cannot delete ", ev->entry->path, ev->entry->pathlen, err);
 	return false;
 }
 

@@ -61,6 +61,9 @@ bool lf_eval_noerror(struct lf_eval *ev);
  */
 void lf_eval_file_error(struct lf_eval *ev, const char *path, size_t len, int err);
 
+/** lf_eval_file_error() with words before the path: "cannot delete 'path': reason". */
+void lf_eval_file_error_in(struct lf_eval *ev, const char *before, const char *path, size_t len, int err);
+
 /**
  * Note the current entry, an LF_VISIT_ERROR entry the driver reports: a
  * directory that could not be opened gets its post-order visit next, and a

@@ -569,11 +569,8 @@ static void save_dir_failed(struct lf_eval *ev, int err)
 {
 	const struct lf_entry *e = ev->entry;
 	flush_output(ev);
-	FILE *fp = lf_diag_begin(ev->cmd->ctx);
-	fputs("Failed to save working directory in order to run a command on ", fp);
-	lf_diag_quote(fp, e->path, e->pathlen);
-	fprintf(fp, ": %s", strerror(err));
-	lf_diag_end(ev->cmd->ctx, LF_ERROR_FILE, e->path, e->pathlen, err);
+	lf_diag_file(ev->cmd->ctx, "Failed to save working directory in order to run a command on ", e->path,
+		     e->pathlen, err);
 	ev->status = 1;
 	ev->stop = true;
 }

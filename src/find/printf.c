@@ -672,16 +672,7 @@ static void put_context(struct pctx *c, const char *spec)
 	if (!ctx) {
 		int err = errno;
 		put_cstr(c, spec, "", false);
-		if (lf_eval_noerror(c->ev)) {
-			return;
-		}
-		lf_out_flush(c->ev->out);
-		FILE *fp = lf_diag_begin(c->ev->cmd->ctx);
-		fputs("getfilecon failed: ", fp);
-		lf_diag_quote(fp, c->e->path, c->e->pathlen);
-		fprintf(fp, ": %s", strerror(err));
-		lf_diag_end(c->ev->cmd->ctx, LF_ERROR_FILE, c->e->path, c->e->pathlen, err);
-		c->ev->status = 1;
+		lf_eval_file_error_in(c->ev, "getfilecon failed: ", c->e->path, c->e->pathlen, err);
 		return;
 	}
 	put_cstr(c, spec, ctx, false);
