@@ -494,7 +494,7 @@ relocate)
 	case $flags in *"$r/moved/"*) ;; *) fail "luafind-core.pc does not point into the moved prefix: $flags" ;; esac
 	case $flags in *"$r/prefix"*) fail "luafind-core.pc still names the old prefix: $flags" ;; esac
 	# shellcheck disable=SC2086 # the flags are words
-	cc -o "$r/query_host" "$src/tests/embed/query_host.c" $flags >"$r/cc.log" 2>&1 ||
+	cc $cflags -o "$r/query_host" "$src/tests/embed/query_host.c" $flags >"$r/cc.log" 2>&1 ||
 		fail "a host with the moved luafind-core.pc: $(cat "$r/cc.log")"
 	LD_LIBRARY_PATH="$r/moved/$libdir" "$r/query_host" "$r/t" -name x.c >"$r/out" 2>"$r/err" ||
 		fail "the host of the moved prefix: $(cat "$r/err")"
