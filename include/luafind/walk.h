@@ -94,7 +94,13 @@ enum lf_order {
 
 /** Flags for lf_walk_opts.flags. */
 enum lf_walk_flags {
-	/** Visit each directory's entries in strcmp() order of their names. */
+	/**
+	 * Visit each directory's entries in order of their names: strcoll()
+	 * in the process's LC_COLLATE, then strcmp() between names that
+	 * collate equal.  Each directory is read whole before its first entry
+	 * is visited (the walk's memory grows with the largest directory), and
+	 * the read-ahead queue is not used.
+	 */
 	LF_WALK_SORT = 1 << 0,
 	/** Do not descend into directories on other filesystems (-xdev). */
 	LF_WALK_XDEV = 1 << 1,

@@ -100,6 +100,7 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	w->opts = *opts;
 	w->charged = opts->mem ? sizeof(*w) : 0;
 	w->ent.w = w;
+	w->sort_bytes = (opts->flags & LF_WALK_SORT) && lf_walk_collates_bytes();
 	w->stat_ahead = (opts->flags & LF_WALK_STAT_AHEAD) && opts->order == LF_ORDER_PRE &&
 			opts->symlinks != LF_LOGICAL && !(opts->flags & LF_WALK_GITIGNORE);
 	if ((opts->flags & LF_WALK_GITIGNORE) && !(w->gi = lf_gi_new(opts->mem))) {
@@ -259,6 +260,7 @@ int lf_walk_close(struct lf_walk *w)
 	int err = w->fatal == ECANCELED ? 0 : w->fatal;
 	free(w->arena);
 	free(w->path);
+	free(w->root_order);
 	lf_gi_free(w->gi);
 	lf_walk_uncharge(w, w->charged); /* all of it, the stat-ahead thread's too */
 	free(w);

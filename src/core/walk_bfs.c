@@ -2,10 +2,11 @@
  * walk_bfs.c: the breadth-first engine.
  *
  * Directories wait in a FIFO queue as small nodes that point to their parent
- * node, so a queued directory costs its name plus a few dozen bytes.  Open
- * fds form an LRU list; an evicted node records its dev/ino and is reopened
- * downwards from its nearest open ancestor, each step checked against what
- * was recorded.  Only the directory being read has records in the arena,
+ * node, so a queued directory costs its name plus a few dozen bytes; the
+ * roots come first, as one level.  Open fds form an LRU list; an evicted
+ * node records its dev/ino and is reopened downwards from its nearest open
+ * ancestor (a root by its path), each step checked against what was
+ * recorded.  Only the directory being read has records in the arena,
  * one bounded getdents64 chunk at a time (all of them in sorted mode), its
  * fd pinned open until its end.
  *
@@ -30,6 +31,7 @@ struct bnode {
 	int depth;
 	int stat_err; /* not to be opened: its stat failed (w->pend.stat_err) */
 	int refs; /* queued or current (1) plus child nodes */
+	size_t root; /* index of its root in opts.roots */
 	unsigned flags;
 	bool gi_excluded;        /* LF_WALK_GITIGNORE: ignored, but holds tracked files */
 	struct lf_gi_scope *gi;  /* queued: the scope it inherits; read: its children's */
@@ -151,8 +153,23 @@ static int node_fd(struct lf_walk *w, struct bnode *n)
 	}
 	struct bnode *a = s->chain[--len];
 	if (a->fd < 0) {
-		errno = ESTALE; /* roots are pinned, so this cannot happen */
-		return -1;
+		/* A root evicted since it was read: reopened by its path, it
+		 * must still be the directory it was. */
+		int fd = lf_walk_open_dir(w, AT_FDCWD, a->name, lf_walk_opens_following(w, true));
+		if (fd < 0) {
+			return -1;
+		}
+		w->counters.opens--;
+		w->counters.reopens++;
+		uint64_t dev, ino;
+		if (!(a->flags & F_HAVE_ID) || lf_walk_record_id(w, fd, &dev, &ino) != 0 || dev != a->id_dev ||
+		    ino != a->id_ino) {
+			lf_walk_close_fd(w, fd);
+			errno = ESTALE;
+			return -1;
+		}
+		a->fd = fd;
+		lru_touch(s, a);
 	}
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY |
 		    (lf_walk_opens_following(w, false) ? 0 : O_NOFOLLOW);
@@ -227,6 +244,7 @@ static int enqueue_pending(struct lf_walk *w)
 	n->name[namelen] = '\0';
 	n->namelen = namelen;
 	n->parent = w->pend.root ? NULL : s->cur;
+	n->root = w->pend.root ? w->cur_root : s->cur->root;
 	n->qnext = NULL;
 	n->lru_prev = n->lru_next = NULL;
 	n->ino = w->pend.ino;
@@ -236,7 +254,7 @@ static int enqueue_pending(struct lf_walk *w)
 	n->depth = w->pend.depth;
 	n->stat_err = w->pend.stat_err;
 	n->refs = 1;
-	n->flags = (w->pend.have_id ? F_HAVE_ID : 0) | (w->pend.root ? F_PINNED : 0);
+	n->flags = w->pend.have_id ? F_HAVE_ID : 0;
 	n->gi = w->pend.gi; /* the pending reference moves here */
 	n->gi_excluded = w->pend.gi_excluded;
 	w->pend.gi = NULL;
@@ -320,9 +338,7 @@ static void finish_current(struct lf_walk *w)
 	struct bfs_state *s = w->bfs;
 	struct bnode *cur = s->cur;
 	s->cur = NULL;
-	if (cur->parent) {
-		cur->flags &= ~(unsigned)F_PINNED;
-	}
+	cur->flags &= ~(unsigned)F_PINNED;
 	w->arenatop = 0;
 	release(w, cur);
 }
@@ -356,6 +372,7 @@ static int start_next_dir(struct lf_walk *w)
 	if (len < 0) {
 		return -1;
 	}
+	w->cur_root = n->root;
 	int at_fd = AT_FDCWD;
 	if (n->parent) {
 		at_fd = node_fd(w, n->parent);
@@ -374,7 +391,7 @@ static int start_next_dir(struct lf_walk *w)
 		fd = -1;
 		errno = EPERM;
 	}
-	if (n->parent && n->parent->parent) {
+	if (n->parent) {
 		n->parent->flags &= ~(unsigned)F_PINNED;
 	}
 	if (fd < 0) {
@@ -495,6 +512,21 @@ static int bfs_next(struct lf_walk *w)
 			lf_gi_unref(w->pend.gi); /* not enqueued */
 			w->pend.gi = NULL;
 		}
+		/*
+		 * The roots first, as the first level of one breadth-first
+		 * walk (bfs's order): a root directory waits in the queue as
+		 * a node that holds its path, with no fd open until its turn.
+		 */
+		if (w->next_root < w->opts.nroots) {
+			int r = lf_walk_stat_root(w);
+			if (r != 0) {
+				return r;
+			}
+			if (w->opts.mindepth <= 0) {
+				return 1;
+			}
+			continue;
+		}
 		if (s->cur) {
 			/* Pinned, so its fd and its read position stay. */
 			if (s->cur->fd >= 0) {
@@ -536,16 +568,7 @@ static int bfs_next(struct lf_walk *w)
 			}
 			continue;
 		}
-		if (w->next_root == w->opts.nroots) {
-			return 0;
-		}
-		int r = lf_walk_stat_root(w);
-		if (r != 0) {
-			return r;
-		}
-		if (w->opts.mindepth <= 0) {
-			return 1;
-		}
+		return 0;
 	}
 }
 

@@ -183,13 +183,6 @@ int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow
 
 /* ---- reading ------------------------------------------------------------ */
 
-static int cmp_records(const void *a, const void *b, void *arena)
-{
-	const struct lf_dirent *da = (const void *)((char *)arena + *(const size_t *)a);
-	const struct lf_dirent *db = (const void *)((char *)arena + *(const size_t *)b);
-	return strcmp(da->d_name, db->d_name);
-}
-
 int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted)
 {
 	int err = 0;
@@ -210,24 +203,9 @@ int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool
 	*sorted = false;
 
 	if (w->opts.flags & LF_WALK_SORT) {
-		size_t count = 0;
-		for (size_t o = *start; o < *end; o += ((struct lf_dirent *)(w->arena + o))->d_reclen) {
-			count++;
+		if (lf_walk_sort_records(w, start, end) != 0) {
+			return -1;
 		}
-		if (lf_walk_reserve_arena(w, count * sizeof(size_t)) != 0) {
-			return lf_walk_set_fatal(w, errno);
-		}
-		size_t *index = (size_t *)(w->arena + w->arenatop);
-		size_t n = 0;
-		for (size_t o = *start; o < *end; o += ((struct lf_dirent *)(w->arena + o))->d_reclen) {
-			if (!lf_dir_is_dot(((struct lf_dirent *)(w->arena + o))->d_name)) {
-				index[n++] = o;
-			}
-		}
-		qsort_r(index, n, sizeof(size_t), cmp_records, w->arena);
-		*start = w->arenatop;
-		w->arenatop += n * sizeof(size_t);
-		*end = w->arenatop;
 		*sorted = true;
 	}
 
@@ -595,9 +573,14 @@ void lf_walk_pend_dir(struct lf_walk *w)
  */
 int lf_walk_stat_root(struct lf_walk *w)
 {
-	const char *root = w->opts.roots[w->next_root];
+	if (w->next_root == 0 && (w->opts.flags & LF_WALK_SORT) && w->opts.nroots > 1 && !w->root_order &&
+	    lf_walk_sort_roots(w) != 0) {
+		return -1;
+	}
+	w->cur_root = w->root_order ? w->root_order[w->next_root] : w->next_root;
+	w->next_root++;
+	const char *root = w->opts.roots[w->cur_root];
 	size_t len = strlen(root);
-	w->cur_root = w->next_root++;
 	if (lf_walk_grow_path(w, len + 2) != 0) {
 		return lf_walk_set_fatal(w, errno);
 	}

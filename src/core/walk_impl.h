@@ -34,7 +34,7 @@ enum {
 	F_NEED_POST = 1 << 2, /* a post-order visit is owed */
 	F_POST_DONE = 1 << 3,
 	F_LOST = 1 << 4,      /* could not be reopened: leave the subtree alone */
-	F_PINNED = 1 << 5,    /* never evict (roots, the directory being read) */
+	F_PINNED = 1 << 5,    /* never evict (depth-first roots, the directory being read) */
 	F_VIA_LINK = 1 << 6,  /* reached by following a symbolic link (-L) */
 	F_EOF = 1 << 7,       /* its fd has nothing more to read */
 	F_SPILL = 1 << 8,     /* records or a read error wait in w->spills */
@@ -172,6 +172,8 @@ struct lf_walk {
 	struct lf_ioq *ioq;           /* LF_WALK_READ_AHEAD's queue, or NULL */
 	unsigned ioq_sample;          /* regions until the dormant queue gets a sample */
 	bool stat_ahead;              /* the flag applies to this walk */
+	bool sort_bytes;              /* LF_WALK_SORT compares bytes (lf_walk_collates_bytes) */
+	size_t *root_order;           /* LF_WALK_SORT: the indexes of opts.roots in sorted order */
 
 	struct bfs_state *bfs;
 	size_t charged; /* to opts.mem: given back in full by lf_walk_close() */
@@ -257,6 +259,21 @@ bool lf_walk_opens_following(const struct lf_walk *w, bool root);
  */
 bool lf_walk_root_is_slash(struct lf_walk *w, int fd);
 int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted);
+/*
+ * LF_WALK_SORT's order (walk_sort.c): whether the process's LC_COLLATE is
+ * byte order (C, POSIX, C.UTF-8), read once at open into w->sort_bytes;
+ * and the records [*start, *end) of the arena, "." and ".." left out, as
+ * an index of their offsets sorted by name, at the arena's top, which
+ * *start and *end then delimit.  0, or -1 after lf_walk_set_fatal().
+ */
+bool lf_walk_collates_bytes(void);
+int lf_walk_sort_records(struct lf_walk *w, size_t *start, size_t *end);
+/*
+ * Sort the roots as names are sorted, as bfs's -s does, into
+ * w->root_order (entries still give their root's index in opts.roots).
+ * 0, or -1 after lf_walk_set_fatal().
+ */
+int lf_walk_sort_roots(struct lf_walk *w);
 /*
  * Read the next records of @fd with one getdents64 call of a bounded buffer,
  * to the arena's top (the caller puts the top where they belong), and move

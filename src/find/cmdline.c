@@ -1,6 +1,6 @@
 /*
  * cmdline.c: find's command line around the expression: lf_parse() reads
- * the leading options (-H/-L/-P, -O, -D, -j), the paths and hands the rest
+ * the leading options (-H/-L/-P, -O, -D, -j, and bfs's -d, -s, -x, -S), the paths and hands the rest
  * to the grammar (parse.c); lf_parse_find() takes an expression alone for
  * roots the caller gives; lf_cmdline_free().
  *
@@ -172,6 +172,25 @@ static bool parse_follow_flags(const char *a, struct lf_cmdline *cmd)
 	return true;
 }
 
+/*
+ * bfs's flags before the paths: -d (-depth), -s (sorted) and -x (-xdev),
+ * which GNU find takes only in the expression.  @return whether @a was one.
+ */
+static bool parse_bfs_flag(const char *a, struct lf_parser *p)
+{
+	if (strcmp(a, "-d") == 0) {
+		p->explicit_depth = true;
+		p->cmd->opts.order = LF_ORDER_POST;
+	} else if (strcmp(a, "-s") == 0) {
+		p->cmd->opts.flags |= LF_WALK_SORT;
+	} else if (strcmp(a, "-x") == 0) {
+		p->cmd->opts.flags |= LF_WALK_XDEV;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 {
 	cmdline_init(ctx, cmd);
@@ -189,7 +208,7 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 	/* find's leading options (the executable takes its own out first). */
 	for (; p.pos < argc; p.pos++) {
 		const char *a = argv[p.pos];
-		if (parse_follow_flags(a, cmd)) {
+		if (parse_follow_flags(a, cmd) || parse_bfs_flag(a, &p)) {
 			continue;
 		} else if (strncmp(a, "-O", 2) == 0) {
 			if (parse_opt_level(ctx, a + 2) < 0) {
@@ -206,6 +225,15 @@ int lf_parse(struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd)
 			}
 			if (cmd->debug_help) {
 				return 0; /* as GNU, which exits at once */
+			}
+		} else if (strcmp(a, "-S") == 0) {
+			p.prim_pos = p.pos;
+			if (p.pos + 1 >= argc) {
+				lf_parse_error_named(&p, 0, "missing argument to `-S'");
+				return -1;
+			}
+			if (lf_parse_set_strategy(&p, 1, argv[++p.pos]) != 0) {
+				return -1;
 			}
 		} else if (lf_parse_is_jobs(a)) {
 			/* bfs's place for it; in the expression it is a global option. */

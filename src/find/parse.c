@@ -707,6 +707,15 @@ int lf_parse_expression(struct lf_parser *p, unsigned flags)
 		lf_expr_free(v.x);
 		return -1;
 	}
+	if (p->breadth) {
+		if (cmd->opts.order != LF_ORDER_PRE) {
+			error_at(p, p->breadth_argi, "-S bfs visits a directory before its contents: it cannot be "
+				 "combined with %s", cmd->delete ? "-delete" : "-depth");
+			lf_expr_free(v.x);
+			return -1;
+		}
+		cmd->opts.order = LF_ORDER_BREADTH;
+	}
 	if (!(flags & LF_PARSE_NO_PRINT) && !lf_expr_has_action(v.x) && p->has_limit) {
 		/* bfs's rule: the -print implied after -limit would never count. */
 		error_at(p, p->limit_argi, "with -limit, you must specify an action explicitly; for example, -print %s %s",

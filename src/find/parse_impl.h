@@ -36,6 +36,8 @@ struct lf_parser {
 	bool has_prune;
 	bool has_limit;       /* -limit is written, at limit_argi: an action must be too */
 	int limit_argi;
+	bool breadth;         /* the last -S said bfs, at breadth_argi */
+	int breadth_argi;
 	bool seen_node;       /* a primary other than -files0-from came before */
 	bool registered;      /* look at the primaries added to the context too (lf_parse) */
 	bool safe;            /* LF_PARSE_SAFE: refuse the primaries with side effects */
@@ -66,6 +68,13 @@ bool lf_parse_is_jobs(const char *a);
  * (prim_core.c).  @return 0, or -1 after a usage error
  */
 int lf_parse_set_threads(struct lf_parser *p, int argoff, const char *val);
+
+/*
+ * The value of -S (bfs), @val, argument @argoff of the option at
+ * p->prim_pos: "bfs" or "dfs" (prim_core.c).  @return 0, or -1 after a
+ * usage error
+ */
+int lf_parse_set_strategy(struct lf_parser *p, int argoff, const char *val);
 
 /*
  * GNU's -O1 over @x: cheap tests first among pure operands, true ones

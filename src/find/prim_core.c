@@ -86,6 +86,34 @@ int lf_parse_set_threads(struct lf_parser *p, int argoff, const char *val)
 	return 0;
 }
 
+int lf_parse_set_strategy(struct lf_parser *p, int argoff, const char *val)
+{
+	if (strcmp(val, "bfs") == 0) {
+		p->breadth = true;
+		p->breadth_argi = p->prim_pos;
+	} else if (strcmp(val, "dfs") == 0) {
+		p->breadth = false;
+	} else if (strcmp(val, "ids") == 0 || strcmp(val, "eds") == 0) {
+		lf_parse_error_named(p, argoff, "-S %s: the iterative and exponential deepening searches are bfs's, "
+				     "not luafind's; the search strategies are bfs and dfs", val);
+		return -1;
+	} else {
+		lf_parse_error_named(p, argoff, "-S: unrecognized search strategy '%s'; the search strategies are bfs "
+				     "(breadth-first) and dfs (depth-first, the default)", val);
+		return -1;
+	}
+	return 0;
+}
+
+/* -S bfs|dfs (bfs's search strategy; lf_parse_expression applies it). */
+static struct lf_expr *parse_strategy(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	if (lf_parse_set_strategy(p, 1, args[0]) != 0) {
+		return NULL;
+	}
+	return lf_parse_node(p, prim);
+}
+
 /* -j N, or -jN as bfs writes it (parse_primary hands that one over too). */
 static struct lf_expr *parse_jobs(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -124,6 +152,14 @@ static struct lf_expr *parse_xdev(struct lf_parser *p, const struct lf_primary *
 {
 	(void)args;
 	p->cmd->opts.flags |= LF_WALK_XDEV;
+	return lf_parse_node(p, prim);
+}
+
+/* -s (bfs): each directory's entries in sorted order (LF_WALK_SORT). */
+static struct lf_expr *parse_sort(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	p->cmd->opts.flags |= LF_WALK_SORT;
 	return lf_parse_node(p, prim);
 }
 
@@ -294,8 +330,11 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-print0", LF_PRIM_ACTION, 0, parse_simple, lf_eval_print0, false},
 		{"-prune", LF_PRIM_ACTION_PRINTS, 0, parse_prune, lf_eval_prune, false},
 		{"-quit", LF_PRIM_ACTION_PRINTS, 0, parse_simple, lf_eval_quit, false},
+		{"-S", LF_PRIM_OPTION, 1, parse_strategy, lf_eval_true, false},
+		{"-s", LF_PRIM_OPTION, 0, parse_sort, lf_eval_true, false},
 		{"-true", LF_PRIM_TEST, 0, parse_simple, lf_eval_true, false},
 		{"-warn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
+		{"-x", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
 		{"-xdev", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
 	};
 	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));

@@ -11,7 +11,8 @@
 # with the DAC capabilities dropped, so mode-000 directories stop even root.
 # The reference is GNU find unless named (bfs 4, where luafind follows POSIX
 # and bfs over GNU): then only standard output and exit statuses are
-# compared, as its messages are its own.
+# compared, as its messages are its own.  With LF_DIFF_ORDERED=1 in the
+# environment standard output is compared in order, not sorted (-s).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +32,9 @@ work=$(mktemp -d)
 clean_on_success "$work"
 
 sorted() { # sorted FILE NUL?
-	if [ "$2" = yes ]; then
+	if [ "${LF_DIFF_ORDERED:-}" = 1 ]; then
+		tr '\0' '\n' <"$1"
+	elif [ "$2" = yes ]; then
 		sort -z "$1" | tr '\0' '\n'
 	else
 		sort "$1"

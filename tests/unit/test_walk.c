@@ -1006,11 +1006,25 @@ static void test_multiple_roots(void **state)
 		struct lf_walk_opts o = opts_for(roots, 6, all_orders[k]);
 		struct result r;
 		walk(&o, &r);
-		/* Roots in the order given, each entry tagged with its root. */
+		/*
+		 * Roots in the order given, each entry tagged with its root;
+		 * breadth-first, the roots are the first level of one walk
+		 * (bfs's order), and depth never goes down.
+		 */
 		size_t last_root = 0;
+		int last_depth = 0;
 		for (size_t i = 0; i < r.n; i++) {
-			assert_true(r.v[i].root >= last_root);
-			last_root = r.v[i].root;
+			if (all_orders[k] == LF_ORDER_BREADTH) {
+				assert_true(r.v[i].depth >= last_depth);
+				last_depth = r.v[i].depth;
+				if (r.v[i].depth == 0) {
+					assert_true(r.v[i].root >= last_root);
+					last_root = r.v[i].root;
+				}
+			} else {
+				assert_true(r.v[i].root >= last_root);
+				last_root = r.v[i].root;
+			}
 			assert_memory_equal(r.v[i].path, roots[r.v[i].root], strlen(roots[r.v[i].root]));
 		}
 		/* Nonexistent roots are errors, and the walk goes on. */
@@ -1030,7 +1044,9 @@ static void test_multiple_roots(void **state)
 		/* A root symlink under LF_PHYSICAL is a link, not a directory. */
 		i = find_rec(&r, "t/lnk", 0);
 		assert_int_equal(r.v[i].type, LF_LNK);
-		assert_int_equal(r.v[r.n - 1].root, 5);
+		if (all_orders[k] != LF_ORDER_BREADTH) {
+			assert_int_equal(r.v[r.n - 1].root, 5);
+		}
 		assert_int_equal(r.c.opens, 5); /* a, sub, deeper, b, empty */
 		assert_int_equal(r.c.stats, 5); /* one per root, "" needs none */
 		free_result(&r);
@@ -1041,6 +1057,55 @@ static void test_multiple_roots(void **state)
  * lf_walk_dirs_left: the directories seen and not read yet, in every order;
  * 0 at the end.  t holds d0..d3 (d1 with d1/x/), and two files.
  */
+/*
+ * LF_WALK_SORT sorts the roots too (bfs's -s); entries still give their
+ * root's index in opts.roots.  Breadth-first with @max_fds 3 and more
+ * root directories than fds, the roots are evicted and reopened by path,
+ * and the walk is the same.
+ */
+static void test_sorted_roots(void **state)
+{
+	(void)state;
+	mk_all(NULL, basic_tree);
+	const char *roots[] = {"t/z", "t/a/sub", "t/c.txt", "t/b", "t/a", "t/b/empty"};
+	const char *sorted[] = {"t/a", "t/a/sub", "t/b", "t/b/empty", "t/c.txt", "t/z"};
+	for (size_t k = 0; k < NORDERS; k++) {
+		struct result want = {0};
+		for (int max_fds = 0; max_fds <= 3; max_fds += 3) {
+			struct lf_walk_opts o = opts_for(roots, 6, all_orders[k]);
+			o.flags |= LF_WALK_SORT;
+			o.max_fds = max_fds;
+			struct result r;
+			walk(&o, &r);
+			size_t next = 0;
+			for (size_t i = 0; i < r.n; i++) {
+				const char *root = roots[r.v[i].root];
+				assert_memory_equal(r.v[i].path, root, strlen(root));
+				/* Each root's first visit, whichever the order. */
+				if (r.v[i].depth == 0 && (next == 0 || strcmp(r.v[i].path, sorted[next - 1]) != 0)) {
+					assert_true(next < 6);
+					assert_string_equal(r.v[i].path, sorted[next++]);
+				}
+			}
+			assert_int_equal(next, 6);
+			if (!max_fds) {
+				want = r;
+				continue;
+			}
+			assert_int_equal(r.n, want.n);
+			for (size_t i = 0; i < r.n; i++) {
+				assert_string_equal(r.v[i].path, want.v[i].path);
+				assert_int_equal(r.v[i].root, want.v[i].root);
+			}
+			if (all_orders[k] == LF_ORDER_BREADTH) {
+				assert_true(r.c.reopens > 0);
+			}
+			free_result(&r);
+		}
+		free_result(&want);
+	}
+}
+
 static void test_dirs_left(void **state)
 {
 	(void)state;
@@ -2999,6 +3064,7 @@ int main(int argc, char **argv)
 		T(test_sort),
 		T(test_prune),
 		T(test_multiple_roots),
+		T(test_sorted_roots),
 		T(test_dirs_left),
 		T(test_root_trailing_slash),
 		T(test_open_errors),
