@@ -143,7 +143,7 @@ static int open_std_streams(void)
 
 static void usage(const struct lf_ctx *ctx)
 {
-	printf("Usage: %s [-H] [-L] [-P] [-OLEVEL] [-D DEBUGOPTS] [-jN] [--stats] [PATH...] [EXPRESSION]\n"
+	printf("Usage: %s [-H] [-L] [-P] [-OLEVEL] [-D DEBUGOPTS] [-jN] [-s] [-S bfs|dfs] [--stats] [PATH...] [EXPRESSION]\n"
 	       "       %s --script FILE [ARG...]\n"
 	       "       %s --run SCRIPT [OPTIONS] [PATH...] | --list-scripts\n"
 	       "\n"
@@ -155,7 +155,10 @@ static void usage(const struct lf_ctx *ctx)
 	       "  -L         follow all symbolic links, reporting loops\n"
 	       "  -OLEVEL    GNU's optimisation level: accepted, luafind always runs cheap tests first\n"
 	       "  -D FLAGS   GNU's debug flags (-D help lists them): accepted, no debug output\n"
-	       "  -jN        N threads: N-1 read directories ahead of the walk (default: 4)\n"
+	       "  -s         each directory's entries in sorted order (bfs; also in the expression)\n"
+	       "  -S bfs|dfs breadth-first or depth-first (default) search (bfs; also in the expression)\n"
+	       "  -d, -x     -depth, -xdev (bfs)\n"
+	       "  -jN        N threads: N-1 read directories ahead of the walk (default: 8)\n"
 	       "  --stats    print the walk's syscall counters on stderr at the end\n"
 	       "  --help     show this help\n"
 	       "  --version  show the version\n"

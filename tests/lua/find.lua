@@ -371,6 +371,33 @@ do
   T.ok("find: -quit")
 end
 
+-- -s and -S (bfs): each directory's entries, and the roots, in sorted
+-- order, depth-first or breadth-first; the same entries as unsorted.
+do
+  local function in_order(roots, ...)
+    local out = {}
+    for e in find(roots, ...) do out[#out + 1] = e.path end
+    return out
+  end
+  local dfs = in_order({root .. "/b", root .. "/a"}, "-s", "-S", "dfs")
+  T.same(dfs, {root .. "/a", root .. "/a/.hidden.c", root .. "/a/a1.c", root .. "/a/a2.h", root .. "/a/big.c",
+               root .. "/a/sub", root .. "/a/sub/deep.txt", root .. "/a/sub/s.c",
+               root .. "/b", root .. "/b/B2.C", root .. "/b/b1.c", root .. "/b/empty.c"}, "-s depth-first")
+  local bfs = in_order({root .. "/b", root .. "/a"}, "-S", "bfs", "-s")
+  T.same(bfs, {root .. "/a", root .. "/b", root .. "/a/.hidden.c", root .. "/a/a1.c", root .. "/a/a2.h",
+               root .. "/a/big.c", root .. "/a/sub", root .. "/b/B2.C", root .. "/b/b1.c", root .. "/b/empty.c",
+               root .. "/a/sub/deep.txt", root .. "/a/sub/s.c"}, "-s breadth-first")
+  T.same(in_order(root, "-s", "-name", "*.c"), in_order(root, "-s", "-name", "*.c"), "-s is the same each time")
+  local unsorted = in_order(root, "-name", "*.c")
+  table.sort(unsorted)
+  local sorted = in_order(root, "-s", "-S", "bfs", "-name", "*.c")
+  table.sort(sorted)
+  T.same(sorted, unsorted, "-s: the same entries")
+  T.raises("-S bfs visits a directory before its contents", find, root, "-S", "bfs", "-depth")
+  T.raises("unrecognized search strategy 'x'", find, root, "-S", "x")
+  T.ok("find: -s, -S")
+end
+
 -- -limit N (bfs): the walk ends the Nth time -limit is evaluated, after that
 -- entry (returned if the expression is true for it); no action is needed,
 -- the loop is one.
