@@ -179,7 +179,25 @@ enum lf_walk_flags {
 	 * returned.  For deleting walks: -delete sets it.
 	 */
 	LF_WALK_REFUSE_SLASH = 1 << 7,
+	/**
+	 * Return nothing below a cache directory: one that holds a regular
+	 * file named CACHEDIR.TAG that starts with the 43-byte signature of
+	 * the Cache Directory Tagging specification
+	 * (LF_CACHEDIR_TAG_SIGNATURE).  The directory itself is returned, as
+	 * GNU tar's --exclude-caches-under keeps it.  Each directory is read
+	 * whole before its first entry is returned, and the file is opened
+	 * (without following a link, without blocking) only where a record
+	 * has that name: a directory without one costs no system call more
+	 * (counters.tags counts the files read).  A tag that cannot be read
+	 * (EACCES...) is an LF_VISIT_ERROR entry, and the directory's
+	 * contents are skipped as if it were tagged.  Ignored with
+	 * LF_WALK_READ_AHEAD and LF_WALK_STAT_AHEAD, which it turns off.
+	 */
+	LF_WALK_EXCLUDE_CACHES = 1 << 8,
 };
+
+/** The signature a CACHEDIR.TAG starts with (43 bytes, no NUL). */
+#define LF_CACHEDIR_TAG_SIGNATURE "Signature: 8a477f597d28d172789f06886806bc55"
 
 /**
  * The largest rule file (a .gitignore, info/exclude, core.excludesFile, a
@@ -244,6 +262,7 @@ struct lf_counters {
 	uint64_t dirs_ahead;   /**< of the opens, directories opened and read by a worker */
 	uint64_t dirs_ahead_unused; /**< of those, closed without being used (pruned, the walk ended) */
 	uint64_t stats_ring;   /**< of stats_ahead, those a worker made through io_uring */
+	uint64_t tags;         /**< CACHEDIR.TAG files opened (LF_WALK_EXCLUDE_CACHES) */
 };
 
 /** Add the counters @c to @sum (the totals of several walks). */
@@ -262,6 +281,7 @@ static inline void lf_counters_add(struct lf_counters *sum, const struct lf_coun
 	sum->dirs_ahead += c->dirs_ahead;
 	sum->dirs_ahead_unused += c->dirs_ahead_unused;
 	sum->stats_ring += c->stats_ring;
+	sum->tags += c->tags;
 }
 
 /** One file the walk reached.  See the lifetime rules above. */

@@ -168,6 +168,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "         -status (a status line on a terminal: entries, rate, directories left)\n"
 	       "         -files0-from FILE (the paths, NUL-separated; - for standard input)\n"
 	       "         -gitignore (skip what git would ignore)\n"
+	       "         -exclude-caches (nothing below a directory with a CACHEDIR.TAG)\n"
 	       "         -nohidden (leave out hidden files, do not enter hidden directories)\n"
 	       "         -noerror (no message about files that cannot be read, status 0 for them)\n"
 	       "         -color -nocolor (names colored from LS_COLORS; default: on a terminal)\n"
@@ -283,10 +284,10 @@ static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, u
 		"%s: stats: entries=%" PRIu64 " opens=%" PRIu64 " reopens=%" PRIu64 " closes=%" PRIu64
 		" getdents=%" PRIu64 " stats=%" PRIu64 " stats_follow=%" PRIu64 " fd_stats=%" PRIu64
 		" unlinks=%" PRIu64 " stats_ahead=%" PRIu64 " dirs_ahead=%" PRIu64 " dirs_ahead_unused=%" PRIu64
-		" stats_ring=%" PRIu64 "\n",
+		" stats_ring=%" PRIu64 " tags=%" PRIu64 "\n",
 		ctx->progname, entries, c->opens, c->reopens, c->closes, c->getdents, c->stats,
 		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead, c->dirs_ahead, c->dirs_ahead_unused,
-		c->stats_ring);
+		c->stats_ring, c->tags);
 }
 
 /* luafind's own options, which may stand among find's leading options. */

@@ -54,7 +54,7 @@ static void start_queue(struct lf_walk *w)
 	const struct lf_walk_opts *o = &w->opts;
 	int threads = o->threads ? o->threads : LF_WALK_THREADS_DEFAULT;
 	if (!(o->flags & LF_WALK_READ_AHEAD) || threads < 2 || o->order == LF_ORDER_BREADTH ||
-	    o->symlinks == LF_LOGICAL || (o->flags & (LF_WALK_SORT | LF_WALK_XDEV | LF_WALK_GITIGNORE)) ||
+	    o->symlinks == LF_LOGICAL || (o->flags & (LF_WALK_WHOLE_DIRS | LF_WALK_XDEV)) ||
 	    w->max_fds < 16) {
 		return;
 	}
@@ -102,7 +102,7 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	w->ent.w = w;
 	w->sort_bytes = (opts->flags & LF_WALK_SORT) && lf_walk_collates_bytes();
 	w->stat_ahead = (opts->flags & LF_WALK_STAT_AHEAD) && opts->order == LF_ORDER_PRE &&
-			opts->symlinks != LF_LOGICAL && !(opts->flags & LF_WALK_GITIGNORE);
+			opts->symlinks != LF_LOGICAL && !(opts->flags & (LF_WALK_GITIGNORE | LF_WALK_EXCLUDE_CACHES));
 	if ((opts->flags & LF_WALK_GITIGNORE) && !(w->gi = lf_gi_new(opts->mem))) {
 		lf_walk_uncharge(w, w->charged);
 		free(w);

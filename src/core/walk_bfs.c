@@ -408,32 +408,48 @@ static int start_next_dir(struct lf_walk *w)
 	int rerr = 0;
 	s->sorted = false;
 	s->eof = false;
-	if ((w->opts.flags & LF_WALK_SORT) || w->gi) {
+	if (w->opts.flags & LF_WALK_WHOLE_DIRS) {
 		/* The whole directory, once (a streamed one is read as it is
-		 * visited): sorted, or for LF_WALK_GITIGNORE, which must know
-		 * whether .gitignore and .git are there before the first child. */
+		 * visited): sorted, or for LF_WALK_GITIGNORE and
+		 * LF_WALK_EXCLUDE_CACHES, which must know whether .gitignore,
+		 * .git or CACHEDIR.TAG are there before the first child. */
 		rerr = lf_walk_read_dir(w, fd, &start, &end, &s->sorted);
 		if (rerr != 0 && w->fatal) {
 			return -1;
 		}
 		s->eof = true;
 	}
-	s->cur_off = start;
-	s->end = end;
 	s->dirlen = (size_t)len;
 	s->childoff = (size_t)len + (n->parent || w->path[len - 1] != '/');
 	w->path[len] = '/';
 	if (rerr != 0) {
+		s->cur_off = start; /* what was read before the error is visited after it */
+		s->end = end;
 		lf_walk_error_entry(w, (size_t)len, (size_t)len - n->namelen, n->depth, errno);
 		return 1;
 	}
+	const struct lf_parent dir = {
+		.pathlen = (size_t)len,
+		.childoff = s->childoff,
+		.fd = fd,
+		.depth = n->depth,
+	};
+	if (w->opts.flags & LF_WALK_EXCLUDE_CACHES) {
+		int tag = lf_walk_cache_tagged(w, fd, start, end, s->sorted, &dir);
+		if (tag < 0) {
+			return -1;
+		}
+		if (tag) {
+			start = end; /* nothing below a cache directory */
+		}
+		if (tag == 1) {
+			s->cur_off = s->end = end;
+			return 1; /* the tag's error entry */
+		}
+	}
+	s->cur_off = start;
+	s->end = end;
 	if (w->gi) {
-		const struct lf_parent dir = {
-			.pathlen = (size_t)len,
-			.childoff = s->childoff,
-			.fd = fd,
-			.depth = n->depth,
-		};
 		struct lf_gi_scope *inherited = n->gi;
 		n->gi = NULL;
 		int r = lf_walk_gi_enter(w, fd, start, end, s->sorted, inherited, n->gi_excluded, &dir, &n->gi);

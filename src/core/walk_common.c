@@ -181,6 +181,91 @@ int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow
 	}
 }
 
+/* ---- cache directories ------------------------------------------------- */
+
+/*
+ * An error entry for the regular file @name in the directory @dir, which
+ * the walk read for itself (a .gitignore, a CACHEDIR.TAG): 1, or -1 on a
+ * fatal error.
+ */
+static int child_file_error(struct lf_walk *w, const struct lf_parent *dir, const char *name, int err)
+{
+	size_t len = strlen(name);
+	if (lf_walk_grow_path(w, dir->childoff + len + 1) != 0) {
+		return lf_walk_set_fatal(w, errno);
+	}
+	if (dir->childoff > dir->pathlen) {
+		w->path[dir->pathlen] = '/';
+	}
+	memcpy(w->path + dir->childoff, name, len + 1);
+	lf_walk_error_entry(w, dir->childoff + len, dir->childoff, dir->depth + 1, err);
+	w->ent.pub.type = LF_REG;
+	return 1;
+}
+
+/* Whether @fd is open on a file that starts with the tag's signature. */
+static int tag_signed(int fd, bool *is_signed)
+{
+	static const char sig[] = LF_CACHEDIR_TAG_SIGNATURE;
+	char buf[sizeof(sig) - 1];
+	size_t got = 0;
+	struct stat st;
+	*is_signed = false;
+	if (fstat(fd, &st) != 0) {
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		return 0; /* a FIFO or a device is no tag, and is not read */
+	}
+	while (got < sizeof(buf)) {
+		ssize_t n = read(fd, buf + got, sizeof(buf) - got);
+		if (n < 0 && errno == EINTR) {
+			continue;
+		}
+		if (n < 0) {
+			return -1;
+		}
+		if (n == 0) {
+			return 0;
+		}
+		got += (size_t)n;
+	}
+	*is_signed = memcmp(buf, sig, sizeof(buf)) == 0;
+	return 0;
+}
+
+int lf_walk_cache_tagged(struct lf_walk *w, int fd, size_t start, size_t end, bool sorted,
+			 const struct lf_parent *dir)
+{
+	static const char name[] = "CACHEDIR.TAG";
+	bool present = false;
+	for (size_t o = start; o < end && !present;) {
+		const struct lf_dirent *d = lf_walk_next_record(w, &o, sorted);
+		present = d->d_name[0] == 'C' && strcmp(d->d_name, name) == 0 &&
+			  (d->d_type == DT_REG || d->d_type == DT_UNKNOWN);
+	}
+	if (!present) {
+		return 0;
+	}
+	w->counters.tags++;
+	int tfd = openat(fd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+	bool is_signed = false;
+	int err = 0;
+	if (tfd < 0) {
+		/* Gone since the listing, or a link where d_type could not tell. */
+		err = errno == ENOENT || errno == ELOOP ? 0 : errno;
+	} else {
+		if (tag_signed(tfd, &is_signed) != 0) {
+			err = errno;
+		}
+		close(tfd);
+	}
+	if (!err) {
+		return is_signed ? 2 : 0;
+	}
+	return child_file_error(w, dir, name, err);
+}
+
 /* ---- reading ------------------------------------------------------------ */
 
 int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted)
@@ -377,17 +462,7 @@ int lf_walk_gi_enter(struct lf_walk *w, int fd, size_t start, size_t end, bool s
 	if (!err) {
 		return 0;
 	}
-	static const char name[] = ".gitignore";
-	if (lf_walk_grow_path(w, dir->childoff + sizeof(name)) != 0) {
-		return lf_walk_set_fatal(w, errno);
-	}
-	if (dir->childoff > dir->pathlen) {
-		w->path[dir->pathlen] = '/';
-	}
-	memcpy(w->path + dir->childoff, name, sizeof(name));
-	lf_walk_error_entry(w, dir->childoff + sizeof(name) - 1, dir->childoff, dir->depth + 1, err);
-	w->ent.pub.type = LF_REG;
-	return 1;
+	return child_file_error(w, dir, ".gitignore", err);
 }
 
 /*

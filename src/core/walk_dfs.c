@@ -604,11 +604,12 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 			return r;
 		}
 	}
-	if (fd >= 0 && ((w->opts.flags & LF_WALK_SORT) || w->gi)) {
+	if (fd >= 0 && (w->opts.flags & LF_WALK_WHOLE_DIRS)) {
 		/*
 		 * The whole directory, once (a streamed one is read as it is
-		 * visited): sorted, or for LF_WALK_GITIGNORE, which must know
-		 * whether .gitignore and .git are there before the first child.
+		 * visited): sorted, or for LF_WALK_GITIGNORE and
+		 * LF_WALK_EXCLUDE_CACHES, which must know whether .gitignore,
+		 * .git or CACHEDIR.TAG are there before the first child.
 		 */
 		bool sorted;
 		size_t start, end;
@@ -623,20 +624,33 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		if (end - start > UINT32_MAX) {
 			return lf_walk_set_fatal(w, EOVERFLOW);
 		}
+		const struct lf_parent dir = {
+			.pathlen = f->pathlen,
+			.childoff = childoff(w, f),
+			.fd = fd,
+			.depth = f->depth,
+		};
+		int tag = 0;
+		if ((w->opts.flags & LF_WALK_EXCLUDE_CACHES) && !err) {
+			tag = lf_walk_cache_tagged(w, fd, start, end, sorted, &dir);
+			if (tag < 0) {
+				return -1;
+			}
+			if (tag) {
+				start = end; /* nothing below a cache directory */
+			}
+		}
 		f->end = end;
 		f->left = (uint32_t)(end - start);
 		f->flags |= (sorted ? F_SORTED : 0) | F_EOF;
-		if (w->gi && !err) {
-			const struct lf_parent dir = {
-				.pathlen = f->pathlen,
-				.childoff = childoff(w, f),
-				.fd = fd,
-				.depth = f->depth,
-			};
+		if (w->gi && !err && tag != 1) {
 			int r = lf_walk_gi_enter(w, fd, start, end, sorted, gi, pend_excluded, &dir, &w->frame_gi[t]);
 			if (r != 0) {
 				return r;
 			}
+		}
+		if (tag == 1) {
+			return 1; /* the tag's error entry */
 		}
 	}
 	if (err) {

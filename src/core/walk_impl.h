@@ -40,6 +40,9 @@ enum {
 	F_SPILL = 1 << 8,     /* records or a read error wait in w->spills */
 };
 
+/* The flags under which each directory is read whole before its first entry. */
+#define LF_WALK_WHOLE_DIRS (LF_WALK_SORT | LF_WALK_GITIGNORE | LF_WALK_EXCLUDE_CACHES)
+
 /* The current entry, with its private stat cache. */
 struct entry_priv {
 	struct lf_entry pub; /* first, so a struct lf_entry * converts back */
@@ -259,6 +262,15 @@ bool lf_walk_opens_following(const struct lf_walk *w, bool root);
  */
 bool lf_walk_root_is_slash(struct lf_walk *w, int fd);
 int lf_walk_read_dir(struct lf_walk *w, int fd, size_t *start, size_t *end, bool *sorted);
+/*
+ * LF_WALK_EXCLUDE_CACHES: whether the directory @fd (@dir), whose records
+ * are [@start, @end) of the arena (an index if @sorted), is a cache
+ * directory, by its CACHEDIR.TAG (walk_common.c).  @return 0: it is not,
+ * 2: it is (skip its records), 1: its tag could not be read, an error entry
+ * is ready (skip its records too), -1 on a fatal error
+ */
+int lf_walk_cache_tagged(struct lf_walk *w, int fd, size_t start, size_t end, bool sorted,
+			 const struct lf_parent *dir);
 /*
  * LF_WALK_SORT's order (walk_sort.c): whether the process's LC_COLLATE is
  * byte order (C, POSIX, C.UTF-8), read once at open into w->sort_bytes;

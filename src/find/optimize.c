@@ -179,14 +179,17 @@ static bool reads_only(const struct lf_expr *x)
  * - Changing the tree would not be seen in a directory read before the
  *   change: -delete, -exec, -execdir, -ok, -okdir and -lua (Lua code may
  *   do anything).  Writing a file (-fprint, -fls...) is fine.
- * - Where the walk does not use the queue (sorted, -xdev, -gitignore, -L)
- *   the flag is left off, so that it says what the walk does.
+ * - Where the walk does not use the queue (sorted, breadth-first, -xdev,
+ *   -gitignore, -exclude-caches, -L) the flag is left off, so that it says
+ *   what the walk does.
  * An explicit -j does not force it: such a query walks with no workers.
  * @return @flags with LF_WALK_READ_AHEAD set or cleared
  */
 unsigned lf_cmdline_walk_flags(const struct lf_cmdline *cmd, unsigned flags)
 {
 	bool ahead = !cmd->exclude && !cmd->delete && cmd->opts.symlinks != LF_LOGICAL &&
-		     !(flags & (LF_WALK_SORT | LF_WALK_XDEV | LF_WALK_GITIGNORE)) && reads_only(cmd->expr);
+		     cmd->opts.order != LF_ORDER_BREADTH &&
+		     !(flags & (LF_WALK_SORT | LF_WALK_XDEV | LF_WALK_GITIGNORE | LF_WALK_EXCLUDE_CACHES)) &&
+		     reads_only(cmd->expr);
 	return ahead ? flags | LF_WALK_READ_AHEAD : flags & ~(unsigned)LF_WALK_READ_AHEAD;
 }

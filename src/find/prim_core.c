@@ -1,6 +1,6 @@
 /*
- * prim_core.c: the options (-maxdepth, -depth, -xdev, -j, -files0-from,
- * -color, -warn, -noerror, -nohidden...) and the core tests and actions
+ * prim_core.c: the options (-maxdepth, -depth, -xdev, -j, -s, -S,
+ * -files0-from, -color, -warn, -noerror, -nohidden, -exclude-caches...) and the core tests and actions
  * (-true, -false, -hidden, -print, -print0, -prune, -quit, -limit,
  * -delete) of find's language: how each is parsed into the command line
  * (primary.h's rows); their evaluation is expr.c's.
@@ -163,6 +163,14 @@ static struct lf_expr *parse_sort(struct lf_parser *p, const struct lf_primary *
 	return lf_parse_node(p, prim);
 }
 
+/* -exclude-caches: nothing below a directory tagged by CACHEDIR.TAG. */
+static struct lf_expr *parse_exclude_caches(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	p->cmd->opts.flags |= LF_WALK_EXCLUDE_CACHES;
+	return lf_parse_node(p, prim);
+}
+
 static struct lf_expr *parse_gitignore(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	(void)args;
@@ -311,6 +319,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-d", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
 		{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
 		{"-depth", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
+		{"-exclude-caches", LF_PRIM_OPTION, 0, parse_exclude_caches, lf_eval_true, false},
 		{"-false", LF_PRIM_TEST, 0, parse_simple, lf_eval_false, false},
 		{"-files0-from", LF_PRIM_OPTION, 1, parse_files0_from, lf_eval_true, false},
 		{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},

@@ -270,6 +270,7 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 	} in_expression[] = {
 		{"maxdepth", "-maxdepth N"}, {"mindepth", "-mindepth N"}, {"follow", "-H, -L or -P"},
 		{"order", "-depth"},         {"xdev", "-xdev"},           {"gitignore", "-gitignore"},
+		{"exclude_caches", "-exclude-caches"},
 	};
 	if (strcmp(opt, "errors") == 0) {
 		const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;

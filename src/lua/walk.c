@@ -58,6 +58,7 @@ static const struct {
 	{"dirs_ahead", offsetof(struct lf_counters, dirs_ahead)},
 	{"dirs_ahead_unused", offsetof(struct lf_counters, dirs_ahead_unused)},
 	{"stats_ring", offsetof(struct lf_counters, stats_ring)},
+	{"tags", offsetof(struct lf_counters, tags)},
 };
 
 void lfb_push_counters(lua_State *L, const struct lf_counters *c, uint64_t entries)
@@ -386,6 +387,9 @@ static void parse_option(lua_State *L, void *ud, const char *opt)
 		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_XDEV : a->opts.flags & ~LF_WALK_XDEV;
 	} else if (strcmp(opt, "gitignore") == 0) {
 		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_GITIGNORE : a->opts.flags & ~LF_WALK_GITIGNORE;
+	} else if (strcmp(opt, "exclude_caches") == 0) {
+		a->opts.flags = opt_bool(L, opt) ? a->opts.flags | LF_WALK_EXCLUDE_CACHES
+						 : a->opts.flags & ~LF_WALK_EXCLUDE_CACHES;
 	} else if (strcmp(opt, "max_fds") == 0) {
 		a->opts.max_fds = opt_depth(L, opt);
 	} else if (strcmp(opt, "threads") == 0) {

@@ -217,6 +217,74 @@ check_errors() {
 # root, a loop under -L, a failed deletion, an unreadable directory or a
 # failed stat), and exit status 0 for them, as bfs 4.1.4 gives it; under
 # -warn, one warning with their number; other errors are still reported.
+# -exclude-caches: nothing below a directory whose CACHEDIR.TAG starts with
+# the signature; the directory itself listed (tar's --exclude-caches-under).
+# A tag without the signature, a short one, a link, a FIFO or a directory
+# named so do not count (the FIFO is never opened: no hang); an unreadable
+# tag is an error (exit status 1) and its directory's contents are skipped.
+# The tag is opened only where the name is listed: the same opens and no
+# tag read in a tree without one (--stats, strace).
+check_cachedir() {
+	t=$work/t
+	rm_work "$t"
+	sig='Signature: 8a477f597d28d172789f06886806bc55'
+	mkdir -p "$t/cache/sub" "$t/nested/ok/cache2" "$t/fake" "$t/short" "$t/link" "$t/fifo" "$t/dir/CACHEDIR.TAG" "$t/plain"
+	printf '%s\n# made by a test\n' "$sig" >"$t/cache/CACHEDIR.TAG"
+	printf '%s' "$sig" >"$t/nested/ok/cache2/CACHEDIR.TAG"
+	printf 'Signature: 8a477f597d28d172789f06886806bc5' >"$t/short/CACHEDIR.TAG"
+	printf 'signature: 8a477f597d28d172789f06886806bc55' >"$t/fake/CACHEDIR.TAG"
+	ln -s ../cache/CACHEDIR.TAG "$t/link/CACHEDIR.TAG"
+	mkfifo "$t/fifo/CACHEDIR.TAG"
+	for d in cache cache/sub nested/ok nested/ok/cache2 fake short link fifo dir plain; do
+		: >"$t/$d/file"
+	done
+	want=$(cd "$work" && find t -path t/cache/\* -prune -o -path t/nested/ok/cache2/\* -prune -o -print | sort)
+	for args in "" "-s" "-S bfs" "-d" "-s -S bfs -j1"; do
+		# shellcheck disable=SC2086
+		got=$(cd "$work" && timeout 20 "$luafind" $args t -exclude-caches | sort) ||
+			fail "-exclude-caches $args: exit status $?"
+		[ "$got" = "$want" ] || fail "-exclude-caches $args: listed
+$got
+where find lists
+$want"
+	done
+	stats=$("$luafind" --stats "$t" -exclude-caches 2>&1 >/dev/null)
+	[ "$(echo "$stats" | counter tags)" -eq 4 ] || fail "-exclude-caches: tags read: $stats"
+	# -delete keeps what is below a cache directory.
+	"$luafind" "$t" -exclude-caches -name file -delete || fail "-exclude-caches -delete: exit status $?"
+	[ -f "$t/cache/file" ] && [ -f "$t/cache/sub/file" ] && [ -f "$t/nested/ok/cache2/file" ] ||
+		fail "-exclude-caches -delete deleted below a cache directory"
+	[ ! -e "$t/plain/file" ] && [ ! -e "$t/fake/file" ] || fail "-exclude-caches -delete left other files"
+	# In Lua, as lf.walk's option and in lf.find's expression.
+	n=$(LUA_PATH= "$luafind" --script /dev/stdin "$t" <<-'EOF'
+	local lf = require "luafind"
+	local n, m = 0, 0
+	for e in lf.walk{arg[1], exclude_caches = true} do n = n + 1 end
+	for e in lf.find(arg[1], "-exclude-caches") do m = m + 1 end
+	print(n == m and n or -1)
+	EOF
+	) || fail "lf.walk{exclude_caches = true}: exit status $?"
+	[ "$n" -eq "$("$luafind" "$t" -exclude-caches | wc -l)" ] || fail "lf.walk{exclude_caches = true}: $n entries"
+	# An unreadable tag: an error, and nothing below it.
+	need_nodac "an unreadable CACHEDIR.TAG"
+	chmod 000 "$t/cache/CACHEDIR.TAG"
+	run_as --nodac "$luafind" "$t" -exclude-caches >"$work/out" 2>"$work/err" &&
+		fail "an unreadable tag: exit status 0"
+	grep -q "cache/CACHEDIR.TAG': Permission denied" "$work/err" || fail "an unreadable tag: said $(cat "$work/err")"
+	! grep -q "^$t/cache/" "$work/out" || fail "an unreadable tag: its directory's contents listed"
+	chmod 644 "$t/cache/CACHEDIR.TAG"
+	# No tag listed, no tag read: the same opens as without the option.
+	plain=$("$luafind" --stats "$t/plain" "$t/nested" -exclude-caches 2>&1 >/dev/null)
+	without=$("$luafind" --stats "$t/plain" "$t/nested" -j1 2>&1 >/dev/null)
+	[ "$(echo "$plain" | counter opens)" -eq "$(echo "$without" | counter opens)" ] ||
+		fail "-exclude-caches opens more: $plain / $without"
+	need_strace "counting the opens"
+	LUAFIND_IO_URING=0 ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$work/strace.txt" \
+		"$luafind" "$t/plain" "$t/fake" -exclude-caches >/dev/null
+	! grep -q 'plain/CACHEDIR' "$work/strace.txt" || fail "a directory without a tag: its tag opened"
+	[ "$(grep -c 'CACHEDIR.TAG' "$work/strace.txt")" -eq 1 ] || fail "the tag of fake/ not opened once"
+}
+
 check_noerror() {
 	t=$work/t
 	rm_work "$t"

@@ -72,7 +72,7 @@ check_usage() {
 	# Among luafind's own leading options.
 	out=$("$luafind" -j2 --stats "$t" 2>"$work/err") || fail "-j2 --stats: exit status $?"
 	[ "$out" = "$want" ] || fail "-j2 --stats: printed '$out'"
-	grep -q ' dirs_ahead=[0-9]* dirs_ahead_unused=[0-9]* stats_ring=[0-9]*$' "$work/err" ||
+	grep -q ' dirs_ahead=[0-9]* dirs_ahead_unused=[0-9]* stats_ring=[0-9]* tags=[0-9]*$' "$work/err" ||
 		fail "--stats shows no dirs_ahead counters: $(cat "$work/err")"
 	out=$("$luafind" --stats -j 2 "$t" 2>/dev/null) || fail "--stats -j 2: exit status $?"
 	[ "$out" = "$want" ] || fail "--stats -j 2: printed '$out'"

@@ -34,7 +34,7 @@ assert(math.type(lf.now()) == "integer" and lf.now() >= lf.started)
 local s = lf.stats()
 for _, k in ipairs{"entries", "opens", "reopens", "closes", "getdents", "stats",
                    "stats_follow", "fd_stats", "unlinks", "stats_ahead", "dirs_ahead",
-                   "dirs_ahead_unused", "stats_ring"} do
+                   "dirs_ahead_unused", "stats_ring", "tags"} do
   assert(math.type(s[k]) == "integer" and s[k] >= 0, k)
 end
 
