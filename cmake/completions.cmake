@@ -1,6 +1,7 @@
 # completions.cmake: make the shell completions (completions/*.in) with the
-# primaries the parser registers and the -regextype names, taken from the
-# sources' tables, so that the completions cannot drift from the parser.
+# primaries the parser registers, the -regextype names and the -json
+# fields, taken from the sources' tables, so that the completions cannot
+# drift from the parser.
 #
 #   cmake -DSRC=<source dir> -DOUT=<output dir> -P completions.cmake
 #
@@ -46,6 +47,20 @@ endforeach()
 if(NOT _regextypes)
   message(FATAL_ERROR "completions.cmake: no -regextype names found in prim_tests.c")
 endif()
+
+# The -json field names: json.c's field_names[] table.
+file(READ ${SRC}/src/find/json.c _json)
+string(REGEX MATCHALL "\\[LF_JSON_[A-Z]+\\] = \"[a-z]+\"" _jrows "${_json}")
+set(_jfields "")
+foreach(_r ${_jrows})
+  string(REGEX REPLACE "^.*\"([a-z]+)\"$" "\\1" _r "${_r}")
+  list(APPEND _jfields ${_r})
+endforeach()
+list(LENGTH _jfields _nj)
+if(_nj LESS 20)
+  message(FATAL_ERROR "completions.cmake: only ${_nj} -json fields found in json.c: did the table change form?")
+endif()
+string(REPLACE ";" " " LF_JSON_FIELDS "${_jfields}")
 
 string(REPLACE ";" " " LF_PRIMARIES "${_all}")
 string(REPLACE ";" " " LF_PRIMARIES_ARGS "${_args}")

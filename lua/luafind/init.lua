@@ -26,7 +26,7 @@ lf.find = core.find     -- find(root_or_roots, word... | "words"): find's expres
 lf.regex = core.regex   -- regex(pattern [, flags]): PCRE2 with JIT
 lf.glob = core.glob     -- glob(pattern [, flags]): fnmatch, as find -name
 lf.stats = core.stats   -- stats(): counters of every walk in this Lua state
-lf.json = core.json     -- json(value | entry [, fields]): JSON text, names encoded losslessly
+lf.json = core.json     -- json(value | entry [, fields]): JSON text [, msg, errno of a null], names lossless
 lf.link = core.link     -- link(target, path): a hard link; true, or nil, msg, errno
 lf.sandbox = core.sandbox -- sandbox{max_memory =, max_steps =, allow =}: sb:run(code, ...)
 lf.is_root_dir = core.is_root_dir -- is_root_dir(path): whether path names / ("//", "/tmp/..")

@@ -55,6 +55,7 @@
  *     printf.[ch]       -printf formats, compiled once, rendered per entry
  *     names.[ch]        how names, modes and link targets are shown
  *     color.[ch]        LS_COLORS, and names written in its colors
+ *     hyperlink.[ch]    -hyperlink: OSC 8 file:// links around colored names
  *     datetime.[ch]     -newerXt's dates, as gnulib's parse_datetime
  *     regex_bound.[ch]  a GNU regex's expanded size, bounded for the sandbox
  *     sink.[ch]         the output actions' streams (-fprint FILE...)
@@ -172,6 +173,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "         -nohidden (leave out hidden files, do not enter hidden directories)\n"
 	       "         -noerror (no message about files that cannot be read, status 0 for them)\n"
 	       "         -color -nocolor (names colored from LS_COLORS; default: on a terminal)\n"
+	       "         -hyperlink (colored names are file:// links, OSC 8)\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
 	       "           -exclude EXPR (leave out what EXPR is true for, before anything else)\n"
 	       "Tests: -name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname\n"

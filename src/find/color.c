@@ -20,6 +20,7 @@
 #include "color.h"
 
 #include "ctx.h"
+#include "hyperlink.h"
 #include "names.h"
 
 #include <errno.h>
@@ -611,8 +612,13 @@ void lf_color_write_path(const struct lf_colors *c, struct lf_out *o, struct lf_
 	if (name == dir) {
 		nameoff = len; /* one sequence for all of it */
 	}
+	/* -hyperlink: all of it links to the file, whichever part is shown. */
+	bool link = o->links && len > 0 && lf_hyperlink_start(o->links, o, e->path, e->pathlen);
 	put_colored(c, o, dir, s, nameoff, put);
 	put_colored(c, o, name, s + nameoff, len - nameoff, put);
+	if (link) {
+		lf_hyperlink_end(o);
+	}
 }
 
 void lf_color_write_entry(const struct lf_colors *c, struct lf_out *o, struct lf_entry *e, lf_color_put_fn *put)

@@ -22,6 +22,7 @@
 struct lf_expr;
 
 struct lf_cmdline;
+struct lf_hyperlink;
 
 /** Per-entry evaluation state. */
 struct lf_eval {
@@ -29,6 +30,7 @@ struct lf_eval {
 	struct lf_entry *entry;
 	struct lf_out *out;
 	const struct lf_cmdline *cmd;
+	struct lf_hyperlink *links; /**< -hyperlink's, read at the start of the run (lf_run_init), or NULL */
 	int status; /**< becomes 1 when anything fails, as find's exit status */
 	bool quit;  /**< set by -quit: stop the walk after this entry */
 	bool stop;  /**< a fatal error (a -lua runtime error): stop at once */

@@ -32,6 +32,21 @@ const char *lf_json_field_name(enum lf_json_field id)
 	return field_names[id];
 }
 
+const char *lf_json_field_names(void)
+{
+	return "path name depth type size mode uid gid nlink ino dev atime mtime ctime btime perm user group rdev "
+	       "blocks target";
+}
+
+void lf_json_fields_default(struct lf_json_fields *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (int id = LF_JSON_PATH; id <= LF_JSON_CTIME; id++) {
+		f->ids[f->n++] = (unsigned char)id;
+	}
+	f->needs_stat = true;
+}
+
 static bool field_needs_stat(int id)
 {
 	return id >= LF_JSON_SIZE && id != LF_JSON_TARGET;
@@ -401,28 +416,22 @@ static int put_field(struct lf_out *o, const struct lf_entry *e, const struct lf
 int lf_json_write_entry(struct lf_out *o, const struct lf_entry *e, const struct lf_stat *st,
 			const struct lf_json_fields *f, struct lf_idnames *ids)
 {
+	struct lf_json_fields def;
+	if (!f || f->n == 0) {
+		lf_json_fields_default(&def);
+		f = &def;
+	}
 	int err = 0;
 	lf_out_putc(o, '{');
-	if (f && f->n) {
-		for (size_t i = 0; i < f->n; i++) {
-			int id = f->ids[i];
-			put_key(o, id, i == 0);
-			if (field_needs_stat(id) && !st) {
-				lf_out_write(o, "null", 4); /* a caller's mistake, but valid JSON */
-				continue;
-			}
-			int r = put_field(o, e, st, id, ids);
-			err = err ? err : r;
+	for (size_t i = 0; i < f->n; i++) {
+		int id = f->ids[i];
+		put_key(o, id, i == 0);
+		if (field_needs_stat(id) && !st) {
+			lf_out_write(o, "null", 4);
+			continue;
 		}
-	} else {
-		int last = st ? LF_JSON_BTIME : LF_JSON_TYPE;
-		for (int id = LF_JSON_PATH; id <= last; id++) {
-			if (id == LF_JSON_BTIME && !st->has_btime) {
-				break;
-			}
-			put_key(o, id, id == LF_JSON_PATH);
-			put_field(o, e, st, id, ids);
-		}
+		int r = put_field(o, e, st, id, ids);
+		err = err ? err : r;
 	}
 	lf_out_write(o, "}\n", 2);
 	return err;

@@ -13,7 +13,9 @@
  * -json FIELDS list): path, name, depth, type (find's -type letter), size,
  * mode, perm, uid, gid, user, group, nlink, ino, dev, rdev, blocks, atime,
  * mtime, ctime, btime (seconds since the epoch, a number with nine
- * fractional digits), target (a link's target).
+ * fractional digits), target (a link's target).  Every object of one list
+ * has the same keys: a value that could not be had is null, and the caller
+ * says why (lf_json_write_entry).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -43,8 +45,8 @@ enum lf_json_field {
 	LF_JSON_DEV,
 	LF_JSON_ATIME,
 	LF_JSON_MTIME,
-	LF_JSON_CTIME,
-	LF_JSON_BTIME, /* the last of the default set */
+	LF_JSON_CTIME, /* the last of the default set */
+	LF_JSON_BTIME,
 	LF_JSON_PERM,
 	LF_JSON_USER,
 	LF_JSON_GROUP,
@@ -56,10 +58,17 @@ enum lf_json_field {
 
 /** Which fields an object has, in which order. */
 struct lf_json_fields {
-	size_t n;          /**< 0: the default set (see lf_json_write_entry) */
+	size_t n;          /**< how many; 0 stands for the default set */
 	unsigned char ids[LF_JSON_NFIELDS];
 	bool needs_stat;   /**< a field of the list reads stat data */
 };
+
+/**
+ * Set @f to the default set, the object of -json without a list: path,
+ * name, depth, type, size, mode, uid, gid, nlink, ino, dev, atime, mtime,
+ * ctime (needs_stat: one stat per entry).
+ */
+void lf_json_fields_default(struct lf_json_fields *f);
 
 /**
  * Parse a comma-separated list of field names ("path,size,mtime").
@@ -77,6 +86,9 @@ const char *lf_json_field_suggest(const char *name, size_t len);
 /** The name of field @id. */
 const char *lf_json_field_name(enum lf_json_field id);
 
+/** Every field name, in enum order, separated by spaces (for messages). */
+const char *lf_json_field_names(void);
+
 /**
  * Escape the bytes @s[0, len) as the inside of a JSON string (no quotes),
  * into @dst, stopping before the output would pass @cap bytes.  Whole
@@ -92,14 +104,13 @@ size_t lf_json_escape(char *dst, size_t cap, const char *s, size_t len, size_t *
 void lf_json_write_string(struct lf_out *o, const char *s, size_t len);
 
 /**
- * Append the object of entry @e and a newline.
- *
- * The default set (f->n == 0): path, name, depth and type, which need no
- * stat; then, when @st is given, size, mode, uid, gid, nlink, ino, dev,
- * atime, mtime, ctime, and btime if the filesystem knows it.  With a list,
- * exactly its fields in its order: @st must then be given if
- * f->needs_stat; btime, user and group are null when unknown, target is
- * null for what is not a symbolic link.
+ * Append the object of entry @e and a newline: exactly the fields of @f
+ * (NULL or f->n == 0: the default set, lf_json_fields_default), in their
+ * order, whatever is missing.  The fields that need stat data are null
+ * when @st is NULL (its stat failed: the caller reports why).  Null is
+ * also the value of what has none: btime where the filesystem records no
+ * birth time, user and group for an id without a name, target for what is
+ * not a symbolic link.
  *
  * @param ids the user and group name cache (for user, group)
  * @return 0, or the errno of a link that could not be read (its target is

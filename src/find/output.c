@@ -21,6 +21,7 @@ int lf_out_init(struct lf_out *o, int fd)
 	o->err = 0;
 	o->tty = isatty(fd);
 	o->colors = NULL;
+	o->links = NULL;
 	o->len = 0;
 	o->cap = OUT_BUFSIZE;
 	o->buf = malloc(OUT_BUFSIZE);
@@ -32,6 +33,8 @@ int lf_out_init_mem(struct lf_out *o)
 	o->fd = -1;
 	o->err = 0;
 	o->tty = false;
+	o->colors = NULL;
+	o->links = NULL;
 	o->len = 0;
 	o->cap = 256;
 	o->buf = malloc(o->cap);

@@ -14,12 +14,14 @@
 #include <stddef.h>
 
 struct lf_colors;
+struct lf_hyperlink;
 
 struct lf_out {
 	int fd;
 	int err;    /**< first write error (errno), or 0 */
 	bool tty;   /**< a terminal: -print shows undisplayable bytes as '?' */
 	const struct lf_colors *colors; /**< names are colored with this table (color.h), or NULL */
+	const struct lf_hyperlink *links; /**< colored names are links (hyperlink.h), or NULL */
 	size_t len;
 	size_t cap;
 	char *buf;

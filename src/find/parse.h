@@ -49,6 +49,7 @@ struct lf_cmdline {
 	const char *first_path;    /**< the first path on the command line, or NULL */
 	bool ok_stdin;             /**< -ok or -okdir appears: they read answers from stdin */
 	int color;                 /**< enum lf_color_mode (color.h) of standard output and -fprint files */
+	bool hyperlink;            /**< -hyperlink: colored names are OSC 8 links (hyperlink.h) */
 	/**
 	 * -exclude EXPR: what is excluded (the -exclude operands joined by
 	 * -o), evaluated before the expression on every entry, or NULL.  With

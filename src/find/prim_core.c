@@ -232,6 +232,21 @@ static struct lf_expr *parse_color(struct lf_parser *p, const struct lf_primary 
 }
 
 /*
+ * -hyperlink, --hyperlink (GNU ls's and fd's --hyperlink): the names that
+ * are colored are also OSC 8 links to their files (hyperlink.h), so they
+ * follow the colors: on a terminal by default, everywhere under -color,
+ * nowhere under -nocolor or NO_COLOR.  No when-argument as ls and fd take:
+ * the colors' choice is it, and a pipe never gets escapes it did not ask
+ * for.
+ */
+static struct lf_expr *parse_hyperlink(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	p->cmd->hyperlink = true;
+	return lf_parse_node(p, prim);
+}
+
+/*
  * -noerror (bfs): the errors about the files walked (a directory that
  * cannot be read, a stat, a deletion, a link that fails; a loop under -L)
  * are counted, not reported, and leave the exit status alone, as in bfs
@@ -315,6 +330,7 @@ static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary
 int lf_prims_core_add(struct lf_ctx *ctx)
 {
 	const struct lf_primary rows[] = {
+		{"--hyperlink", LF_PRIM_POSITIONAL, 0, parse_hyperlink, lf_eval_true, false},
 		{"-color", LF_PRIM_POSITIONAL, 0, parse_color, lf_eval_true, false},
 		{"-d", LF_PRIM_OPTION, 0, parse_depth, lf_eval_true, false},
 		{"-delete", LF_PRIM_ACTION, 0, parse_delete, lf_eval_delete, false},
@@ -325,6 +341,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-follow", LF_PRIM_OPTION, 0, parse_follow, lf_eval_true, false},
 		{"-gitignore", LF_PRIM_OPTION, 0, parse_gitignore, lf_eval_true, false},
 		{"-hidden", LF_PRIM_TEST, 0, parse_simple, lf_eval_hidden, false},
+		{"-hyperlink", LF_PRIM_POSITIONAL, 0, parse_hyperlink, lf_eval_true, false},
 		{"-j", LF_PRIM_OPTION, LF_NARGS_VARIADIC, parse_jobs, lf_eval_true, false},
 		{"-limit", LF_PRIM_ACTION_PRINTS, 1, parse_limit, lf_eval_limit, false},
 		{"-maxdepth", LF_PRIM_OPTION, 1, parse_depth_limit, lf_eval_true, false},

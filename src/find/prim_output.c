@@ -341,21 +341,21 @@ static bool eval_fprint0(const struct lf_expr *x, struct lf_eval *ev)
 /* ---- -json, -fjson ---------------------------------------------------------- */
 
 /*
- * One object per entry: with a field list, stat data only if a field needs
- * it; without one, the stat data the evaluation already fetched, if any,
- * and never a stat of its own.
+ * One object per entry, with the same keys for every entry: stat data only
+ * if a field needs it (the default set does), the stat the expression may
+ * have made already.  A stat that fails is reported as a test's is (once per
+ * entry, status 1, quiet under -noerror) and its fields are null: the entry
+ * is still written, never dropped and never missing a key.  Only a file
+ * gone under -ignore_readdir_race is left out, as that option asks.
  */
 static bool eval_json(const struct lf_expr *x, struct lf_eval *ev)
 {
 	struct action *a = x->data;
 	struct lf_entry *e = ev->entry;
 	const struct lf_stat *st = NULL;
-	if (a->json.needs_stat) {
-		if (!(st = action_stat(ev))) {
-			return false;
-		}
-	} else if (a->json.n == 0) {
-		st = lf_entry_stat_cached(e, LF_FOLLOW_WALK);
+	if (a->json.needs_stat && !(st = lf_eval_stat(ev)) && errno == ENOENT && ev->cmd->ignore_race &&
+	    e->depth > 0) {
+		return false;
 	}
 	struct lf_ctx *ctx = ev->cmd->ctx;
 	int err = lf_json_write_entry(lf_sink_begin(a->sink, ev), e, st, &a->json, &ctx->ids);
@@ -431,7 +431,11 @@ static struct lf_expr *output_node(struct lf_parser *p, const struct lf_primary 
 /*
  * -json [FIELDS], -fjson FILE [FIELDS]: the argument after them is a field
  * list unless it starts the rest of the expression (an operator or a word
- * starting with '-'); paths cannot come after the expression anyway.
+ * starting with '-').  No other word can stand there (paths come before the
+ * expression, and every primary starts with '-'), so a list is never taken
+ * for the expression nor the expression for a list; an empty word is an
+ * empty list, an error, not the default set.  Without a list, the default
+ * set (lf_json_fields_default).
  */
 static struct lf_expr *parse_json(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -450,9 +454,11 @@ static struct lf_expr *parse_json(struct lf_parser *p, const struct lf_primary *
 		list = NULL;
 	}
 	int argoff = 1 + to_file;
-	struct lf_json_fields fields = {0};
+	struct lf_json_fields fields;
+	lf_json_fields_default(&fields);
 	size_t bad, badlen;
 	if (list && lf_json_fields_parse(list, &fields, &bad, &badlen) != 0) {
+		struct lf_ctx *ctx = lf_parser_ctx(p);
 		if (badlen == 0) {
 			lf_parse_error_named(p, argoff, "%s: empty field name in `%s'", prim->name, list);
 			return NULL;
@@ -460,20 +466,19 @@ static struct lf_expr *parse_json(struct lf_parser *p, const struct lf_primary *
 		bool twice = errno == EEXIST;
 		lf_parse_error_named(p, argoff, "%s: %s field `%.*s'", prim->name, twice ? "repeated" : "unknown", (int)badlen,
 			       list + bad);
-		const char *hint = twice ? NULL : lf_json_field_suggest(list + bad, badlen);
-		struct stat st;
-		if (!twice && !strchr(list, ',') && lstat(list, &st) == 0) {
-			/* "luafind --json DIR", as other tools take options. */
-			lf_diag_kind(lf_parser_ctx(p), LF_ERROR_NOTE,
-				     "`%s' is a file: paths come before the expression (luafind PATH... %s)", list,
-				     prim->name);
-		} else if (hint) {
-			lf_diag_kind(lf_parser_ctx(p), LF_ERROR_NOTE, "did you mean `%s'?", hint);
-		} else if (!twice) {
-			lf_diag_kind(lf_parser_ctx(p), LF_ERROR_NOTE,
-				     "fields: path name depth type size mode perm uid gid user group nlink ino dev "
-				     "rdev blocks atime mtime ctime btime target");
+		if (twice) {
+			return NULL;
 		}
+		const char *hint = lf_json_field_suggest(list + bad, badlen);
+		struct stat st;
+		if (!strchr(list, ',') && lstat(list, &st) == 0) {
+			/* "luafind --json DIR", as other tools take options. */
+			lf_diag_kind(ctx, LF_ERROR_NOTE, "`%s' is a file: paths come before the expression (luafind PATH... %s)",
+				     list, prim->name);
+		} else if (hint) {
+			lf_diag_kind(ctx, LF_ERROR_NOTE, "did you mean `%s'?", hint);
+		}
+		lf_diag_kind(ctx, LF_ERROR_NOTE, "fields: %s", lf_json_field_names());
 		return NULL;
 	}
 	lf_parser_consume(p, to_file + (list != NULL));

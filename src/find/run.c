@@ -10,6 +10,7 @@
 
 #include "color.h"
 #include "diag.h"
+#include "hyperlink.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -36,9 +37,31 @@ int lf_run_init(struct lf_run *r, struct lf_cmdline *cmd, struct lf_out *out)
 			lf_diag_warn(ctx, "error parsing $LS_COLORS: %s", strerror(errno));
 		}
 	}
+	/*
+	 * -hyperlink: the host name and the working directory, read once for
+	 * the run, when a stream may be colored (standard output, or a -fprint
+	 * file on a terminal).
+	 */
+	if (cmd->hyperlink && cmd->color != LF_COLOR_NEVER) {
+		if (lf_hyperlink_new(&r->ev.links) != 0) {
+			return -1;
+		}
+		int err = lf_hyperlink_cwd_error(r->ev.links);
+		if (err) {
+			lf_diag_warn(ctx, "-hyperlink: cannot read the working directory: %s; relative paths are not links",
+				     strerror(err));
+		}
+		out->links = out->colors ? r->ev.links : NULL;
+	}
 	errno = 0;
 	r->enter = lf_expr_enter_list(cmd->expr, &r->nenter);
-	return r->nenter && !r->enter ? -1 : 0;
+	if (r->nenter && !r->enter) {
+		int err = errno;
+		lf_run_free(r);
+		errno = err;
+		return -1;
+	}
+	return 0;
 }
 
 void lf_run_free(struct lf_run *r)
@@ -46,6 +69,11 @@ void lf_run_free(struct lf_run *r)
 	free(r->enter);
 	r->enter = NULL;
 	r->nenter = 0;
+	if (r->ev.out && r->ev.out->links == r->ev.links) {
+		r->ev.out->links = NULL;
+	}
+	lf_hyperlink_free(r->ev.links);
+	r->ev.links = NULL;
 }
 
 void lf_run_report_entry(struct lf_ctx *ctx, const struct lf_entry *e)

@@ -208,6 +208,7 @@ struct lf_out *lf_sink_begin(struct lf_sink *s, struct lf_eval *ev)
 	/* Colored as bfs: a file only if it is a terminal, even under -color. */
 	enum lf_color_mode mode = (enum lf_color_mode)ev->cmd->color;
 	s->out.colors = lf_color_wanted(mode, s->tty, s->kind == SINK_FILE) ? s->ctx->colors : NULL;
+	s->out.links = s->out.colors ? ev->links : NULL;
 	return &s->out;
 }
 

@@ -6,7 +6,9 @@
  *
  * Values: nil (at the top), booleans, integers, finite floats (the shortest
  * form that reads back the same, with ".0" for integral ones), strings,
- * entries (the object -json writes) and tables.  A table whose keys are
+ * entries (the object -json writes, stat'ing as it does; a value that could
+ * not be had is null, and its reason is returned after the text) and
+ * tables.  A table whose keys are
  * exactly 1..n is an array, any other an object with its keys sorted
  * (integer keys written as decimal strings); an empty table is an array.
  * A metatable field __jsontype = "array" or "object" decides instead.
@@ -47,6 +49,8 @@ struct jbuf {
 	bool open;
 	int visiting;       /* stack index of the table of tables being encoded */
 	int depth;
+	int self;           /* its own stack index */
+	int err;            /* the errno of the first value that could not be had, or 0 */
 	struct step path[MAX_DEPTH];
 };
 
@@ -254,22 +258,38 @@ static void encode_table(lua_State *L, struct jbuf *b, int idx)
 	lua_rawset(L, b->visiting);
 }
 
-/* The object of entry @e with @fields (NULL: the default set). */
+/*
+ * Note the first value that could not be had (null in the text): its errno,
+ * and "path: reason" in the buffer's user value, returned after the text.
+ */
+static void note_missing(lua_State *L, struct jbuf *b, const struct lf_entry *e, int err)
+{
+	if (b->err) {
+		return;
+	}
+	b->err = err;
+	lua_pushlstring(L, e->path, e->pathlen);
+	lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), strerror(err));
+	lua_setiuservalue(L, b->self, 1);
+	lua_pop(L, 1);
+}
+
+/*
+ * The object of entry @e with @fields (NULL: the default set), stat'ing
+ * (once, cached with the entry) when a field needs it.  What could not be
+ * had is null, and noted (note_missing).
+ */
 static void encode_entry(lua_State *L, struct jbuf *b, struct lf_entry *e, const struct lf_json_fields *f)
 {
 	if (e->visit == LF_VISIT_ERROR) {
 		encode_error(L, b, "an error entry has no JSON form");
 	}
-	const struct lf_stat *st;
-	if (f && f->needs_stat) {
+	const struct lf_stat *st = NULL;
+	if (!f || f->n == 0 || f->needs_stat) {
 		st = lf_entry_stat(e, LF_FOLLOW_WALK);
 		if (!st) {
-			int err = errno;
-			lua_pushlstring(L, e->path, e->pathlen);
-			encode_error(L, b, lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), strerror(err)));
+			note_missing(L, b, e, errno);
 		}
-	} else {
-		st = f && f->n ? NULL : lf_entry_stat_cached(e, LF_FOLLOW_WALK);
 	}
 	size_t start = b->out.len;
 	int err = lf_json_write_entry(&b->out, e, st, f, &lfb_ctx(L)->ids);
@@ -277,8 +297,7 @@ static void encode_entry(lua_State *L, struct jbuf *b, struct lf_entry *e, const
 		b->out.len--; /* a value, not a line */
 	}
 	if (err) {
-		lua_pushlstring(L, e->path, e->pathlen);
-		encode_error(L, b, lua_pushfstring(L, "%s: %s", lua_tostring(L, -1), strerror(err)));
+		note_missing(L, b, e, err);
 	}
 }
 
@@ -323,7 +342,11 @@ static void encode_value(lua_State *L, struct jbuf *b, int idx)
 	}
 }
 
-/* json(value) or json(entry [, fields]) -> string */
+/*
+ * json(value) or json(entry [, fields]) -> string [, message, errno]: the
+ * message and errno of the first value written as null because it could
+ * not be had (a stat or a readlink that failed).
+ */
 static int mod_json(lua_State *L)
 {
 	struct lf_json_fields fields;
@@ -338,18 +361,22 @@ static int mod_json(lua_State *L)
 		size_t bad, badlen;
 		if (lf_json_fields_parse(list, &fields, &bad, &badlen) != 0) {
 			const char *hint = errno == EEXIST ? NULL : lf_json_field_suggest(list + bad, badlen);
-			return luaL_argerror(L, 2, lua_pushfstring(L, "%s field '%s'%s%s%s",
+			bool unknown = errno != EEXIST && badlen;
+			return luaL_argerror(L, 2, lua_pushfstring(L, "%s field '%s'%s%s%s%s%s",
 								   errno == EEXIST ? "repeated" : badlen ? "unknown" : "empty",
 								   lua_pushlstring(L, list + bad, badlen),
 								   hint ? " (did you mean '" : "", hint ? hint : "",
-								   hint ? "'?)" : ""));
+								   hint ? "'?)" : "", unknown ? "; fields: " : "",
+								   unknown ? lf_json_field_names() : ""));
 		}
 		f = &fields;
 	}
 	lua_settop(L, 1);
-	struct jbuf *b = lua_newuserdatauv(L, sizeof(*b), 0);
+	struct jbuf *b = lua_newuserdatauv(L, sizeof(*b), 1);
 	b->open = false;
 	b->depth = 0;
+	b->self = lua_gettop(L);
+	b->err = 0;
 	luaL_setmetatable(L, JSON_BUF);
 	if (lf_out_init_mem(&b->out) != 0) {
 		return luaL_error(L, "luafind.json: %s", strerror(ENOMEM));
@@ -368,7 +395,12 @@ static int mod_json(lua_State *L)
 	lua_pushlstring(L, b->out.buf, b->out.len);
 	lf_out_close(&b->out);
 	b->open = false;
-	return 1;
+	if (!b->err) {
+		return 1;
+	}
+	lua_getiuservalue(L, b->self, 1);
+	lua_pushinteger(L, b->err);
+	return 3;
 }
 
 void lfb_open_json(lua_State *L)

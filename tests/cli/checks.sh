@@ -723,6 +723,16 @@ check_colors() {
 	python3 "$(dirname "$0")/colors.py" "$luafind" "$work"
 }
 
+# -hyperlink: OSC 8 links around colored names, byte for byte, against GNU
+# ls --hyperlink's URLs, where they go and what they cost (hyperlink.py).
+check_color_hyperlink() {
+	need_cmd python3 "a pseudo-terminal and the comparison (hyperlink.py)"
+	need_cmd ls "the reference URLs (GNU ls)"
+	ls --version 2>/dev/null | grep -q 'GNU coreutils' || skip_tool "GNU ls" "the reference URLs"
+	need_strace "counting the system calls of -hyperlink"
+	python3 "$(dirname "$0")/hyperlink.py" "$luafind" "$work"
+}
+
 # Coloring stats nothing that LS_COLORS does not need: with a table that
 # needs only types and names, a colored listing makes no stat; with ls's
 # defaults under it (ex, su, sg: regular files need their mode), one stat

@@ -11,12 +11,19 @@
 #              valid UTF-8 is written as it is, no control byte raw
 #   fields     -json FIELDS: exactly those keys, in order, with the values
 #              os.lstat/os.stat, pwd, grp and os.readlink give; the default
-#              set; -fjson FILE; the action suppresses the implied -print
-#   lazy       -json makes no stat (strace and --stats), shows the stat
-#              fields only where the expression fetched them; a field list
-#              stats only when a field needs it
-#   errors     unknown, repeated and empty fields, a path after --json,
-#              -fjson without a file
+#              set, the same keys for every entry; -fjson FILE; the action
+#              suppresses the implied -print
+#   lazy       a field list stats only when a field needs it, once per
+#              entry (strace and --stats): path,name,depth,type none, the
+#              default set one, shared with the expression's tests
+#   jq         luafind DIR -json | jq 'select(.size > 1000)' selects what
+#              find -size +1000c does (issue 22: it found only the root)
+#   nulls      a stat that fails: the object is written all the same, its
+#              stat fields null, the error reported, exit status 1; quiet
+#              and status 0 under -noerror
+#   errors     unknown (with the list of fields), repeated and empty
+#              fields, a path after --json, -fjson without a file; what
+#              follows -json is a list only when it cannot be the expression
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -154,13 +161,23 @@ EOF
 	if [ "$(stat -c %Y "$t/old")" = -3 ]; then
 		"$luafind" "$t/old" -json mtime | grep -qx '{"mtime":-2.500000000}' || fail "a time before 1970"
 	fi
-	# The default set: no stat fields without a stat, all of them with one.
-	line=$("$luafind" "$t/f" -name f -json)
-	echo "$line" | python3 -c '
-import json, sys
-o = json.loads(sys.stdin.read())
+	# The default set: the same keys for every entry, whatever the
+	# expression fetched before -json.
+	"$luafind" "$t" -json >"$work/default.json"
+	"$luafind" "$t" -name f -size -1k -json , ! -name f -json >>"$work/default.json"
+	python3 - "$work/default.json" <<'EOF' || fail "the default set"
+import json, os, sys
 keys = ["path", "name", "depth", "type", "size", "mode", "uid", "gid", "nlink", "ino", "dev", "atime", "mtime", "ctime"]
-assert list(o)[:14] == keys and list(o)[14:] in ([], ["btime"]), list(o)' || fail "default set of a root: $line"
+n = 0
+for line in open(sys.argv[1], "rb"):
+    o = json.loads(line)
+    assert list(o) == keys, list(o)
+    st = os.lstat(os.fsencode(o["path"]))
+    assert (o["size"], o["mode"], o["ino"]) == (st.st_size, st.st_mode, st.st_ino), o
+    n += 1
+assert n >= 6, n
+print("ok: %d objects of the default set, all with its %d keys" % (n, len(keys)))
+EOF
 	# An action: no implied -print; with -print, both; --json is -json.
 	out=$("$luafind" "$t" -name f -json path)
 	[ "$out" = "{\"path\":\"$t/f\"}" ] || fail "-json printed more than the object: $out"
@@ -187,8 +204,8 @@ check_lazy() {
 		i=$((i + 1))
 	done
 	# 1,001 entries below $t: 20 directories, 980 files, one empty dir.
-	base=$(stat_calls "$t/empty")
-	for args in "-json" "--json" "-json path,name,depth,type" "-name f1* -json" "-json target"; do
+	for args in "-json path,name,depth,type" "--json path" "-name f1* -json name,type" "-json target" \
+		"-json depth -fjson /dev/null path"; do
 		# shellcheck disable=SC2086
 		n=$(stat_calls "$t" $args)
 		# shellcheck disable=SC2086
@@ -198,34 +215,89 @@ check_lazy() {
 		s=$("$luafind" --stats "$t" $args 2>&1 >/dev/null | counter stats)
 		[ "$s" -eq 1 ] || fail "$args: stats=$s, expected 1 (the root)"
 	done
-	for args in "-json size" "-json path,mtime,user" "-size -1k -json"; do
+	for args in "-json" "--json" "-json size" "-json path,mtime,user" "-size -1k -json" "-fjson /dev/null" \
+		"-json -json size"; do
 		# shellcheck disable=SC2086
 		n=$(stat_calls "$t" $args)
 		# shellcheck disable=SC2086
 		base=$(stat_calls "$t/empty" $args) # user names: NSS stats its files
 		[ "$n" -eq $((base + 1001)) ] || fail "strace: $args made $n stat calls, expected $base + 1001"
+		# shellcheck disable=SC2086
+		s=$("$luafind" --stats "$t" $args 2>&1 >/dev/null | counter stats)
+		[ "$s" -eq 1002 ] || fail "$args: stats=$s, expected 1002 (one per entry)"
 	done
 	base=$(stat_calls "$t/empty" -type f -size -1k -json)
 	n=$(stat_calls "$t" -type f -size -1k -json)
 	[ "$n" -eq $((base + 980)) ] || fail "strace: -type f -size -1k -json made $n, expected $base + 980"
-	echo "ok: strace: -json stats nothing of its own, a field list only for stat fields"
-	# The stat fields appear exactly where the expression fetched them.
-	"$luafind" "$t" -json >"$work/plain.json"
-	"$luafind" "$t" -type f -name 'f1*' -size -1k -json , -name 'f2*' -json >"$work/mixed.json"
-	python3 - "$work/plain.json" "$work/mixed.json" <<'EOF' || fail "stat fields where none was fetched, or missing"
+	echo "ok: strace: a field list stats only for stat fields, the default set once per entry"
+}
+
+check_jq() {
+	need_cmd jq "the pipeline of issue 22"
+	need_gnu_find "the reference selection (-size +1000c)"
+	t=$work/sizes
+	rm_work "$t"
+	mkdir -p "$t/sub"
+	head -c 5000 /dev/zero >"$t/big"
+	head -c 1001 /dev/zero >"$t/just"
+	head -c 1000 /dev/zero >"$t/edge"
+	: >"$t/empty"
+	ln -s big "$t/link"
+	"$luafind" "$t" -maxdepth 1 -json | jq -r 'select(.size > 1000) | .path' | sort >"$work/got" ||
+		fail "luafind -json | jq failed"
+	/usr/bin/find "$t" -maxdepth 1 -size +1000c | sort >"$work/want"
+	grep -qx "$t/big" "$work/want" && grep -qx "$t/just" "$work/want" || fail "find: $(cat "$work/want")"
+	cmp -s "$work/got" "$work/want" || fail "jq 'select(.size > 1000)': $(cat "$work/got"), expected $(cat "$work/want")"
+	# Under -L the link is its target.
+	"$luafind" -L "$t" -maxdepth 1 -json | jq -r 'select(.size > 1000) | .path' | sort >"$work/got"
+	/usr/bin/find -L "$t" -maxdepth 1 -size +1000c | sort >"$work/want"
+	cmp -s "$work/got" "$work/want" || fail "-L: $(cat "$work/got"), expected $(cat "$work/want")"
+	echo "ok: luafind DIR -json | jq 'select(.size > 1000)' selects what find -size +1000c does"
+}
+
+check_nulls() {
+	need_nodac "a stat that fails as root"
+	t=$work/nulls
+	rm_work "$t"
+	mkdir -p "$t/d" "$t/a"
+	: >"$t/d/f"
+	: >"$t/a/g"
+	chmod 600 "$t/d" # readable, not searchable: d/f is listed, its stat fails
+	for args in "-json" "-json path,size,type" "-fjson $work/out.f path,size,type"; do
+		status=0
+		# shellcheck disable=SC2086
+		run_as --nodac "$luafind" "$t" $args >"$work/out" 2>"$work/err" || status=$?
+		case $args in -fjson*) cp "$work/out.f" "$work/out" ;; esac
+		[ "$status" -eq 1 ] || fail "$args: status $status, expected 1"
+		[ "$(cat "$work/err")" = "luafind: '$t/d/f': Permission denied" ] || fail "$args: said $(cat "$work/err")"
+		python3 - "$work/out" "$t" "$args" <<'EOF' || fail "$args: the failed entry"
 import json, sys
-plain = [json.loads(l) for l in open(sys.argv[1], "rb")]
-assert len(plain) == 1002, len(plain)
-for o in plain:
-    # the root is stat'ed by the walk itself; nothing else is
-    want = ["path", "name", "depth", "type"]
-    assert list(o)[:4] == want and (o["depth"] == 0 or list(o) == want), o
-mixed = [json.loads(l) for l in open(sys.argv[2], "rb")]
-statted = [o for o in mixed if "size" in o]
-assert statted and all(o["name"].startswith("f1") and o["size"] == 0 for o in statted), statted[:3]
-assert all(list(o) == ["path", "name", "depth", "type"] for o in mixed if o["name"].startswith("f2")), mixed
-print("ok: %d objects without stat fields, %d with" % (len(mixed) - len(statted), len(statted)))
+out, t, args = sys.argv[1:]
+objs = [json.loads(l) for l in open(out, "rb")]
+assert len(objs) == 5, objs
+keys = list(objs[0])
+assert all(list(o) == keys for o in objs), objs  # never a key missing
+f = [o for o in objs if o["path"] == t + "/d/f"]
+assert len(f) == 1, objs  # never an entry dropped
+f = f[0]
+assert f["type"] == "f" and f["size"] is None, f
+if args == "-json":
+    assert all(f[k] is None for k in keys[4:]) and f["name"] == "f" and f["depth"] == 2, f
+assert all(o["size"] is not None for o in objs if o is not f), objs
 EOF
+	done
+	# -noerror: the same objects, no message, status 0.
+	run_as --nodac "$luafind" "$t" -noerror -json >"$work/out" 2>"$work/err" || fail "-noerror: status $?"
+	[ ! -s "$work/err" ] || fail "-noerror: said $(cat "$work/err")"
+	grep -qF "{\"path\":\"$t/d/f\",\"name\":\"f\",\"depth\":2,\"type\":\"f\",\"size\":null," "$work/out" ||
+		fail "-noerror: $(cat "$work/out")"
+	# A test that stat'ed first: one message, not two.
+	status=0
+	run_as --nodac "$luafind" "$t" -name f -size -1k -json >"$work/out" 2>"$work/err" || status=$?
+	[ "$status" -eq 1 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] ||
+		fail "-size then -json: status $status, $(cat "$work/err") $(cat "$work/out")"
+	chmod 700 "$t/d"
+	echo "ok: a stat that fails: null fields, the entry kept, the error reported (quiet under -noerror)"
 }
 
 check_errors() {
@@ -246,10 +318,25 @@ check_errors() {
 	expect_error "paths come before the expression" --json basic
 	expect_error "missing argument to \`-fjson'" basic -fjson
 	expect_error "-fjson: unknown field \`x'" basic -fjson "$work/f" x
-	expect_error "path name depth type size" basic -json xyzzy
+	all="path name depth type size mode uid gid nlink ino dev atime mtime ctime btime perm user group rdev blocks target"
+	expect_error "fields: $all" basic -json xyzzy
+	expect_error "fields: $all" basic -json path,szie
+	expect_error "empty field name in \`'" basic -json ""
+	for f in $all; do
+		"$luafind" basic -maxdepth 0 -json "$f" >/dev/null || fail "the listed field $f is refused"
+	done
+	# shellcheck disable=SC2086
+	[ "$(printf '%s\n' $all | wc -l)" -eq 21 ] || fail "the list has not every field"
 	# What follows -json is the expression when it looks like it.
 	"$luafind" basic -maxdepth 0 -json ! -name x >/dev/null || fail "-json ! -name x"
 	"$luafind" basic -maxdepth 0 \( -json \) >/dev/null || fail "( -json )"
+	out=$("$luafind" basic -maxdepth 0 -json -print) || fail "-json -print"
+	[ "$(echo "$out" | sed -n 2p)" = basic ] || fail "-json -print: $out"
+	out=$("$luafind" basic -maxdepth 0 -json , -print) || fail "-json , -print"
+	[ "$(echo "$out" | sed -n 2p)" = basic ] || fail "-json , -print: $out"
+	out=$("$luafind" basic -maxdepth 0 -json name -print) || fail "-json name -print"
+	[ "$out" = '{"name":"basic"}
+basic' ] || fail "-json name -print: $out"
 	echo "ok: field lists are checked, with suggestions"
 }
 

@@ -6,7 +6,7 @@
 #
 # CHECK: install (into WORKDIR/prefix, for the others: a fixture), bash,
 # zsh, fish (each completes -na to -name, a --run name, a script option, a
-# -regextype value, -type letters, a user), or list (the completions' primaries
+# -regextype value, -type letters, a user, -hyperlink, -json's fields), or list (the completions' primaries
 # are those the parser accepts and --help lists, their -regextype names the
 # parser's).  A shell that is missing skips its check (exit 77; a failure
 # when CI is set: tools/setup.sh installs them).
@@ -94,6 +94,12 @@ EOF
 	expect "$(run luafind . -exec echo '{}' '')" ';' "bash: -exec's end"
 	out=$(run luafind . -size '') || fail "bash: $out"
 	[ -z "$out" ] || fail "bash: -size's argument completed as '$out'"
+	expect "$(run luafind . -hyperl)" -hyperlink "bash: -hyperlink"
+	expect "$(run luafind . --hyperl)" --hyperlink "bash: --hyperlink"
+	expect "$(run luafind . -json pa)" path "bash: -json's fields"
+	expect "$(run luafind . -json path,si)" path,size "bash: -json's field list"
+	expect "$(run luafind . -fjson out.json mt)" mtime "bash: -fjson's fields"
+	expect "$(run luafind . -json -pri)" -print "bash: a primary after -json"
 	echo "ok: bash loads the completion and completes primaries, arguments and scripts"
 }
 
@@ -104,14 +110,16 @@ check_zsh() {
 	dir=$share/zsh/vendor-completions
 	zsh -n "$dir/_luafind" || fail "zsh -n: syntax error"
 	out=$(cd "$work" && HOME=$home python3 "$here/zsh_complete.py" "$dir" 'luafind -na' 'luafind --run emp' \
-		'luafind --run du --t' 'luafind . -regextype posix-ext' 'luafind . -lua-errors sk') ||
+		'luafind --run du --t' 'luafind . -regextype posix-ext' 'luafind . -lua-errors sk' \
+		'luafind . -hyperl' 'luafind . -json path,mt') ||
 		fail "zsh: $out"
 	printf '%s\n' "$out" >"$work/zsh.out"
 	if grep -qiE 'command not found|parse error|bad (pattern|substitution)|_luafind:[0-9]+:' "$work/zsh.out"; then
 		fail "zsh: errors: $(cat "$work/zsh.out")"
 	fi
 	for want in 'luafind -name' 'luafind --run empty-dirs' 'luafind --run du --top' \
-		    'luafind . -regextype posix-extended' 'luafind . -lua-errors skip'; do
+		    'luafind . -regextype posix-extended' 'luafind . -lua-errors skip' 'luafind . -hyperlink' \
+		    'luafind . -json path,mtime'; do
 		grep -qF -- "$want" "$work/zsh.out" || fail "zsh: no '$want' in: $(cat "$work/zsh.out")"
 	done
 	echo "ok: zsh loads the completion and completes primaries, arguments and scripts"
@@ -133,6 +141,9 @@ check_fish() {
 	expect "$(run 'luafind . -regextype posix-e')" posix-extended "fish: -regextype"
 	expect "$(run 'luafind . -type ')" d "fish: -type"
 	expect "$(run 'luafind . -lua-errors ')" skip "fish: -lua-errors"
+	expect "$(run 'luafind . -hyperl')" -hyperlink "fish: -hyperlink"
+	expect "$(run 'luafind . -json path,si')" path,size "fish: -json's field list"
+	expect "$(run 'luafind . -json -pri')" -print "fish: a primary after -json"
 	echo "ok: fish loads the completion and completes primaries, arguments and scripts"
 }
 

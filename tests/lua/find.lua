@@ -841,4 +841,25 @@ do
   T.ok("find: deep expressions")
 end
 
+-- -hyperlink in lf.find's words: colored names (-color) are OSC 8 links,
+-- absolute with the working directory read when the find starts.
+do
+  local function enc(s)
+    return (s:gsub("[^%w%-%._~/]", function(c) return ("%%%02X"):format(c:byte()) end))
+  end
+  local host = T.read("/proc/sys/kernel/hostname"):gsub("\n$", "")
+  local dir = T.capture("cd " .. T.q(root) .. " && pwd -P"):gsub("\n$", "")
+  local out = T.run_lua(work, [[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    for e in find("a", "-name", "a1.c", "-color", "-hyperlink", "-print") do end
+    for e in find("./a/", "-name", "a1.c", "--hyperlink", "-print") do end
+    for e in find("a", "-name", "a1.c", "-color", "-print") do end
+  ]], "cd " .. T.q(root) .. " && LC_ALL=C LS_COLORS='di=01;34:ex=00'")
+  local link = "\27]8;;file://" .. enc(host) .. enc(dir .. "/a/a1.c") .. "\27\\"
+  local want = link .. "\27[01;34ma/\27[0ma1.c\27]8;;\27\\\n" .. "./a/a1.c\n" .. "\27[01;34ma/\27[0ma1.c\n"
+  assert(out == want, ("-hyperlink: %q, expected %q"):format(out, want))
+  T.ok("find: -hyperlink")
+end
+
 T.done()

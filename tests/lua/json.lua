@@ -1,6 +1,8 @@
 -- json.lua: luafind.json, Lua values and entries as JSON text: the string
 -- rules of -json (lone surrogate escapes for bytes that are not UTF-8),
--- arrays and objects, numbers, errors, entries without a stat of their own.
+-- arrays and objects, numbers, errors, entries: the default set (one stat,
+-- shared with the entry's fields), a field list that stats only for stat
+-- fields, null and a message for what could not be had.
 
 local T = dofile((arg[0]:match("^(.*)/") or ".") .. "/helper.lua")
 local lf = T.lf
@@ -79,31 +81,68 @@ T.raises("fields are for an entry only", json, {}, "path")
 -- Entries: the object -json writes, without the newline.
 local dir = T.workdir()
 T.sh("cd " .. T.q(dir) .. " && mkdir d && printf 1234 > 'd/f\xff' && ln -s 'f\xff' d/l")
+local default_keys = {"path", "name", "depth", "type", "size", "mode", "uid", "gid", "nlink", "ino", "dev",
+                      "atime", "mtime", "ctime"}
+local function keys_of(j)
+  local ks = {}
+  for k in j:gmatch('[{,]"(%a+)":') do ks[#ks + 1] = k end
+  return table.concat(ks, ",")
+end
 local seen = {}
 local before = lf.stats().stats
 for e in lf.walk{dir .. "/d", sort = true} do
-  local j = json(e)
-  seen[#seen + 1] = j
   if e.depth > 0 then
-    -- no stat fetched: no stat field, and json made none
-    local want = ('{"path":%s,"name":%s,"depth":1,"type":"%s"}'):format(json(e.path), json(e.name), e.type)
-    eq(j, want, "entry " .. e.name)
+    -- a field list without stat fields makes no stat
+    eq(json(e, "path,name,depth,type"), ('{"path":%s,"name":%s,"depth":1,"type":"%s"}'):format(
+       json(e.path), json(e.name), e.type))
     eq(json(e, "path,target"), ('{"path":%s,"target":%s}'):format(json(e.path),
        e.type == "l" and json("f\xff") or "null"))
   end
 end
-eq(lf.stats().stats - before, 1, "stats made by json(entry)") -- the root's, by the walk
-eq(seen[2], '{"path":' .. json(dir .. "/d/f\xff") .. ',"name":"f\\udcff","depth":1,"type":"f"}')
+eq(lf.stats().stats - before, 1, "stats made by json(entry, fields)") -- the root's, by the walk
+before = lf.stats().stats
+for e in lf.walk{dir .. "/d", sort = true} do
+  local j, msg = json(e)
+  assert(not msg, msg)
+  seen[#seen + 1] = j
+  -- the default set, whatever was read before: the same keys every time
+  eq(keys_of(j), table.concat(default_keys, ","), "keys of " .. e.name)
+  local size, mode = e.size, e.mode -- the stat json made, cached: no other
+  assert(j:find(('"size":%d,"mode":%d,'):format(size, mode), 1, true), j)
+end
+eq(lf.stats().stats - before, 3, "stats made by json(entry)") -- one per entry
+assert(seen[2]:find('^{"path":' .. json(dir .. "/d/f\xff"):gsub("%p", "%%%0") .. ',"name":"f\\udcff","depth":1,"type":"f","size":4,'),
+       seen[2])
 for e in lf.walk{dir .. "/d", sort = true} do
   if e.name == "f\xff" then
-    local _ = e.size -- fetched: now in the default object
+    local _ = e.size -- fetched before: the same object
     local o = json(e)
+    eq(o, seen[2], "after e.size")
     assert(o:find('"size":4,', 1, true) and o:find('"mtime":%d+%.%d%d%d%d%d%d%d%d%d,'), o)
     eq(json(e, "size,perm"), ('{"size":4,"perm":%d}'):format(e.perm))
     eq(json{e}, "[" .. o .. "]")
-    T.raises("unknown field 'szie' (did you mean 'size'?)", json, e, "szie")
+    T.raises("unknown field 'szie' (did you mean 'size'?); fields: path name depth type size", json, e, "szie")
     T.raises("repeated field 'size'", json, e, "size,size")
     T.raises("empty field", json, e, "size,")
+  end
+end
+
+-- A value that could not be had is null, with the reason after the text
+-- (here the file vanished between the listing and the stat).
+T.sh("cd " .. T.q(dir) .. " && mkdir v && touch v/gone v/kept")
+for e in lf.walk{dir .. "/v", sort = true} do
+  if e.name == "gone" then
+    assert(os.remove(e.path))
+    local j, msg, err = json(e, "name,size,type,mtime")
+    eq(j, '{"name":"gone","size":null,"type":"f","mtime":null}', "a vanished file")
+    eq(msg, e.path .. ": No such file or directory", "the message")
+    eq(err, lf.errno.ENOENT, "the errno")
+    local all, msg2 = json{e, {n = 1}}
+    assert(all:find('"size":null', 1, true) and msg2 == msg, all)
+  elseif e.name == "kept" then
+    local j, msg = json(e, "name,size")
+    eq(j, '{"name":"kept","size":0}', "the next entry")
+    assert(msg == nil, msg)
   end
 end
 local stale
