@@ -171,7 +171,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "         -gitignore (skip what git would ignore)\n"
 	       "         -exclude-caches (nothing below a directory with a CACHEDIR.TAG)\n"
 	       "         -nohidden (leave out hidden files, do not enter hidden directories)\n"
-	       "         -noerror (no message about files that cannot be read, status 0 for them)\n"
+	       "         -noerror (no message about files that cannot be read; the status is still 1)\n"
 	       "         -color -nocolor (names colored from LS_COLORS; default: on a terminal)\n"
 	       "         -hyperlink (colored names are file:// links, OSC 8)\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"

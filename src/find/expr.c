@@ -113,6 +113,7 @@ bool lf_eval_noerror(struct lf_eval *ev)
 	}
 	ev->suppressed++;
 	ev->quiet_failure = true;
+	ev->status = 1; /* unsaid, but not hidden from the exit status */
 	return true;
 }
 
@@ -148,9 +149,8 @@ const struct lf_stat *lf_eval_stat(struct lf_eval *ev)
 			/* gone: not an error */
 		} else if (!reported) {
 			lf_eval_file_error(ev, e->path, e->pathlen, err);
-		} else if (ev->cmd->noerror) {
-			ev->quiet_failure = true; /* counted once, as the walk's */
 		} else {
+			ev->quiet_failure = ev->cmd->noerror; /* counted once, as the walk's */
 			ev->status = 1;
 		}
 		errno = err;

@@ -50,8 +50,8 @@ struct lf_eval {
  * -noerror (bfs): whether an error about the entry evaluated (a file that
  * cannot be read, stat'ed, deleted...) must be kept quiet.  If so it is
  * counted (ev->suppressed) and the entry failed all the same
- * (ev->quiet_failure: lf_run_entry says LF_RUN_FAILED), but the exit status
- * is left as it was, as in bfs; if not, the caller reports it and makes the
+ * (ev->quiet_failure: lf_run_entry says LF_RUN_FAILED), and the exit status
+ * is 1 (bfs leaves it 0); if not, the caller reports it and makes the
  * status 1.
  */
 bool lf_eval_noerror(struct lf_eval *ev);

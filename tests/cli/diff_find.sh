@@ -12,7 +12,10 @@
 # The reference is GNU find unless named (bfs 4, where luafind follows POSIX
 # and bfs over GNU): then only standard output and exit statuses are
 # compared, as its messages are its own.  With LF_DIFF_ORDERED=1 in the
-# environment standard output is compared in order, not sorted (-s).
+# environment standard output is compared in order, not sorted (-s); with
+# LF_DIFF_STATUS=1, luafind's exit status must be the reference's without
+# -noerror (bfs exits with 0 after the errors -noerror kept quiet, luafind
+# with 1).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -48,6 +51,15 @@ run_both() {
 	lrc=$?
 	(cd "$trees" && LC_ALL=C run_as "$nodac" "$find" "$@") >"$work/f.out" 2>"$work/f.err"
 	frc=$?
+	if [ "${LF_DIFF_STATUS:-}" = 1 ]; then
+		# The reference's status without -noerror: whether errors were met.
+		for _a in "$@"; do
+			shift
+			[ "$_a" = -noerror ] || set -- "$@" "$_a"
+		done
+		(cd "$trees" && LC_ALL=C run_as "$nodac" "$find" "$@") >/dev/null 2>&1
+		frc=$?
+	fi
 	normalize_err "$work/f.err" "$work/l.err"
 	sorted "$work/l.out" $nul >"$work/l.sorted"
 	sorted "$work/f.out" $nul >"$work/f.sorted"
