@@ -92,6 +92,8 @@ EOF
 	expect "$(run luafind . -user "$(id -un | cut -c1-2)")" "$(id -un)" "bash: -user"
 	expect "$(run luafind . -exec ech)" echo "bash: -exec"
 	expect "$(run luafind . -exec echo '{}' '')" ';' "bash: -exec's end"
+	out=$(run luafind . -xattrname us) || fail "bash: $out"
+	[ "$out" = "user." ] || fail "bash: -xattrname us<Tab>: '$out', expected user."
 	out=$(run luafind . -size '') || fail "bash: $out"
 	[ -z "$out" ] || fail "bash: -size's argument completed as '$out'"
 	echo "ok: bash loads the completion and completes primaries, arguments and scripts"
@@ -104,14 +106,15 @@ check_zsh() {
 	dir=$share/zsh/vendor-completions
 	zsh -n "$dir/_luafind" || fail "zsh -n: syntax error"
 	out=$(cd "$work" && HOME=$home python3 "$here/zsh_complete.py" "$dir" 'luafind -na' 'luafind --run emp' \
-		'luafind --run du --t' 'luafind . -regextype posix-ext' 'luafind . -lua-errors sk') ||
+		'luafind --run du --t' 'luafind . -regextype posix-ext' 'luafind . -lua-errors sk' \
+		'luafind . -xattrname sec') ||
 		fail "zsh: $out"
 	printf '%s\n' "$out" >"$work/zsh.out"
 	if grep -qiE 'command not found|parse error|bad (pattern|substitution)|_luafind:[0-9]+:' "$work/zsh.out"; then
 		fail "zsh: errors: $(cat "$work/zsh.out")"
 	fi
 	for want in 'luafind -name' 'luafind --run empty-dirs' 'luafind --run du --top' \
-		    'luafind . -regextype posix-extended' 'luafind . -lua-errors skip'; do
+		    'luafind . -regextype posix-extended' 'luafind . -lua-errors skip' 'luafind . -xattrname security.'; do
 		grep -qF -- "$want" "$work/zsh.out" || fail "zsh: no '$want' in: $(cat "$work/zsh.out")"
 	done
 	echo "ok: zsh loads the completion and completes primaries, arguments and scripts"
@@ -133,6 +136,7 @@ check_fish() {
 	expect "$(run 'luafind . -regextype posix-e')" posix-extended "fish: -regextype"
 	expect "$(run 'luafind . -type ')" d "fish: -type"
 	expect "$(run 'luafind . -lua-errors ')" skip "fish: -lua-errors"
+	expect "$(run 'luafind . -xattrname us')" user. "fish: -xattrname"
 	echo "ok: fish loads the completion and completes primaries, arguments and scripts"
 }
 
