@@ -94,9 +94,10 @@ function(lf_luafind_libs prefix alias output headers api)
   endforeach()
 endfunction()
 
-# PCRE2 (src/core/regex.c), liburing (the I/O queue's stats, ring.c) and
+# PCRE2 (src/core/regex.c), libacl and libcap (-acl, -capable and the "ca"
+# color: src/find/fsattr.c), liburing (the I/O queue's stats, ring.c) and
 # libseccomp (lf_isolate_start's filter, isolate.c) when built with them.
-set(LUAFIND_DEPS pcre2)
+set(LUAFIND_DEPS pcre2 acl cap)
 if(LUAFIND_IO_URING)
   list(APPEND LUAFIND_DEPS uring)
 endif()

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 packages="cmake gcc make pkg-config liblua5.4-dev lua5.4 libpcre2-dev libcmocka-dev liburing-dev
 libcap2-bin strace bfs g++ libacl1-dev libcap-dev libonig-dev python3 git
-man-db time bash-completion zsh fish libfuse3-dev libseccomp-dev jq"
+man-db time bash-completion zsh fish libfuse3-dev libseccomp-dev jq attr acl"
 
 missing=
 for p in $packages; do

@@ -62,6 +62,8 @@
  *     ctx.[ch]          the context: all state of a run (no globals)
  *     idnames.[ch]      the uid/gid name cache
  *     mounts.[ch]       the mount table (-fstype, %F)
+ *     fsattr.[ch]       extended attributes, ACLs, capabilities (-xattr, -acl, -capable, "ca")
+ *     idset.[ch]        the set of files seen (-unique)
  *     output.[ch]       buffered output
  *     json.[ch]         JSON text: -json, -fjson, luafind.json
  *     diag.[ch]         messages in find's form
@@ -172,6 +174,7 @@ static void usage(const struct lf_ctx *ctx)
 	       "         -exclude-caches (nothing below a directory with a CACHEDIR.TAG)\n"
 	       "         -nohidden (leave out hidden files, do not enter hidden directories)\n"
 	       "         -noerror (no message about files that cannot be read; the status is still 1)\n"
+	       "         -unique (leave out a file seen before under another name)\n"
 	       "         -color -nocolor (names colored from LS_COLORS; default: on a terminal)\n"
 	       "         -hyperlink (colored names are file:// links, OSC 8)\n"
 	       "Operators: ( EXPR ) ! EXPR -not EXPR EXPR -a EXPR EXPR -o EXPR EXPR , EXPR\n"
@@ -180,6 +183,8 @@ static void usage(const struct lf_ctx *ctx)
 	       "       -type -xtype -perm -size -links -user -group -nouser -nogroup -uid -gid -inum\n"
 	       "       -samefile -empty -readable -writable -executable -fstype -hidden -true -false\n"
 	       "       -atime -ctime -mtime -amin -cmin -mmin -used -newer -anewer -cnewer -newerXY\n"
+	       "       -since TIME -asince -Bsince -csince -msince (times after TIME, as -newerXt)\n"
+	       "       -xattr -xattrname NAME -acl -capable (extended attributes, ACLs, capabilities)\n"
 	       "Actions: -print -print0 -printf -fprint -fprint0 -fprintf -ls -fls -json [FIELDS] -fjson\n"
 	       "         -delete -exec -execdir -ok -okdir -prune -quit -limit N (stop after N)\n"
 	       "\n"

@@ -20,17 +20,15 @@
 #include "color.h"
 
 #include "ctx.h"
+#include "fsattr.h"
 #include "hyperlink.h"
 #include "names.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
-#include <unistd.h>
 
 /* The keys, in the order of GNU ls's indicator table, then bfs's. */
 enum key {
@@ -464,18 +462,13 @@ const struct lf_colors *lf_ctx_colors(struct lf_ctx *ctx)
 
 /* ---- choosing a color --------------------------------------------------- */
 
-/* Whether a regular file has file capabilities (ls's has_capability). */
+/*
+ * Whether a regular file has file capabilities, as ls's has_capability and
+ * -capable see them (fsattr.h); one that cannot be read has none.
+ */
 static bool has_capability(const struct lf_entry *e)
 {
-	int fd = openat(e->at_fd, e->at_name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		return false;
-	}
-	char proc[64];
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	bool cap = getxattr(proc, "security.capability", NULL, 0) > 0;
-	close(fd);
-	return cap;
+	return lf_fsattr_capable(e, e->type == LF_LNK) > 0;
 }
 
 /* The color of a file of @type with stat data @st (NULL unless needed), named @name. */

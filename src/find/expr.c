@@ -6,6 +6,7 @@
 #include "expr.h"
 
 #include "diag.h"
+#include "idset.h"
 #include "parse.h"
 
 #include <errno.h>
@@ -329,6 +330,37 @@ bool lf_eval_hidden(const struct lf_expr *x, struct lf_eval *ev)
 	size_t len;
 	const char *name = lf_entry_name(ev->entry, &len);
 	return name[0] == '.' && len > 1 && !(len == 2 && name[1] == '.');
+}
+
+/*
+ * -unique (bfs), the first operand of the exclusion (parse.c): true, so
+ * that the entry is left out and not entered, for a file whose device and
+ * inode the run has seen before, as the walk sees them (under -L a link to
+ * a file seen is that file).  It stats the entry; a failed stat is
+ * reported and leaves it out, as any failure in the exclusion does
+ * (run.c).  The set is made when first needed; if it cannot grow, the run
+ * stops: going on would act on files seen already.
+ */
+bool lf_eval_unique(const struct lf_expr *x, struct lf_eval *ev)
+{
+	(void)x;
+	const struct lf_stat *st = lf_eval_stat(ev);
+	if (!st) {
+		return false;
+	}
+	int r = -1;
+	if (ev->seen || (ev->seen = lf_idset_new(ev->cmd->ctx->mem))) {
+		r = lf_idset_add(ev->seen, st->dev, st->ino);
+	}
+	if (r < 0) {
+		int err = errno;
+		lf_out_flush(ev->out);
+		lf_diag_kind(ev->cmd->ctx, LF_ERROR_RUNTIME, "-unique: %s", strerror(err));
+		ev->status = 1;
+		ev->stop = true;
+		return true;
+	}
+	return r == 0;
 }
 
 bool lf_eval_type(const struct lf_expr *x, struct lf_eval *ev)

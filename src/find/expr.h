@@ -23,6 +23,7 @@ struct lf_expr;
 
 struct lf_cmdline;
 struct lf_hyperlink;
+struct lf_idset;
 
 /** Per-entry evaluation state. */
 struct lf_eval {
@@ -44,6 +45,8 @@ struct lf_eval {
 	unsigned long long suppressed;   /**< errors -noerror kept quiet */
 	bool quiet_failure;              /**< -noerror kept an error of this entry quiet
 					  *   (lf_run_entry resets it) */
+	struct lf_idset *seen;           /**< -unique: the files seen so far, made when
+					  *   -unique first needs it; the run's (lf_run_free) */
 };
 
 /**
@@ -133,6 +136,8 @@ struct lf_expr {
 	struct timespec ref;       /**< a reference time (-newer, -mtime...) */
 	bool needs_stat;           /**< evaluation may stat (for reordering) */
 	bool stats_every;          /**< evaluation stats every entry (-size...) */
+	bool syscall;              /**< evaluation makes a system call of its own for each entry
+				    *   (-xattr, -acl...): ordered after the tests that stat */
 	bool impure;               /**< has effects beyond its value (-lua): never reordered */
 	void *data;                /**< a primary's own state, freed by destroy */
 	void (*destroy)(void *data);
@@ -169,7 +174,7 @@ bool lf_expr_has_action(const struct lf_expr *x);
 lf_eval_fn lf_eval_not, lf_eval_and, lf_eval_or, lf_eval_comma;
 lf_eval_fn lf_eval_true, lf_eval_false;
 lf_eval_fn lf_eval_print, lf_eval_print0, lf_eval_prune, lf_eval_quit, lf_eval_limit;
-lf_eval_fn lf_eval_name, lf_eval_hidden, lf_eval_type, lf_eval_delete;
+lf_eval_fn lf_eval_name, lf_eval_hidden, lf_eval_type, lf_eval_delete, lf_eval_unique;
 
 /**
  * The name find's tests see: the last component of the path, or for a root

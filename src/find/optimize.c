@@ -39,23 +39,32 @@ static bool is_pure(const struct lf_expr *x)
 	return true;
 }
 
-static bool subtree_needs_stat(const struct lf_expr *x)
+/*
+ * What evaluating @x may cost, the most of its nodes': 0 nothing but the
+ * directory entry, 1 a stat (made once, shared by the tests that need it),
+ * 2 a system call of a test's own (-xattr, -acl...).
+ */
+static int subtree_cost(const struct lf_expr *x)
 {
-	for (; x; x = x->rhs) {
-		if (x->needs_stat || subtree_needs_stat(x->lhs)) {
-			return true;
-		}
+	int cost = 0;
+	for (; x && cost < 2; x = x->rhs) {
+		int c = x->syscall ? 2 : x->needs_stat ? 1 : 0;
+		int l = subtree_cost(x->lhs);
+		cost = c > cost ? c : cost;
+		cost = l > cost ? l : cost;
 	}
-	return false;
+	return cost;
 }
 
 /*
  * GNU's -O1 in a chain of -a: evaluate tests that need no stat before tests
- * that do, so that "-size +1M -name '*.c'" stats only the .c files.  Only
- * pure operands move, within each run of them: an action, -prune or -lua
- * stays where it is, and so does everything's order relative to it.  The
- * order is otherwise kept.  @ops[0..@n-1] point where the operands hang;
- * @tmp has room for @n.
+ * that do, so that "-size +1M -name '*.c'" stats only the .c files, and
+ * those before tests that make a system call of their own (-xattr, -acl,
+ * -capable), so that "-xattr -size +1M" asks only about the large files.
+ * Only pure operands move, within each run of them: an action, -prune or
+ * -lua stays where it is, and so does everything's order relative to it.
+ * The order is otherwise kept.  @ops[0..@n-1] point where the operands
+ * hang; @tmp has room for @n.
  */
 static void cheap_first(struct lf_expr ***ops, struct lf_expr **tmp, size_t n)
 {
@@ -66,9 +75,9 @@ static void cheap_first(struct lf_expr ***ops, struct lf_expr **tmp, size_t n)
 			end++;
 		}
 		size_t k = 0;
-		for (int stats = 0; stats <= 1; stats++) {
+		for (int cost = 0; cost <= 2; cost++) {
 			for (size_t j = i; j < end; j++) {
-				if (subtree_needs_stat(*ops[j]) == stats) {
+				if (subtree_cost(*ops[j]) == cost) {
 					tmp[k++] = *ops[j];
 				}
 			}

@@ -472,6 +472,36 @@ int lf_parse_exclude_add(struct lf_parser *p, struct operand sub)
 }
 
 /*
+ * -unique (bfs): its test (lf_eval_unique) goes first in the exclusion,
+ * before -exclude's operands and -nohidden's, wherever -unique is written,
+ * as bfs checks it before them: a file they leave out is seen all the
+ * same.  It stats every entry and is impure, so that nothing moves before it.
+ * @return 0, or -1 after reporting ENOMEM (the exclusion is then gone)
+ */
+static int unique_first(struct lf_parser *p)
+{
+	struct operand u = {.x = lf_expr_new(lf_eval_unique, LF_EXPR_PRIMARY, "-unique"), .depth = 1};
+	struct operand rest = p->exclude;
+	p->exclude.x = NULL;
+	p->cmd->exclude = NULL;
+	if (!u.x) {
+		lf_diag(p->cmd->ctx, "%s", strerror(errno));
+		lf_expr_free(rest.x);
+		return -1;
+	}
+	u.x->needs_stat = true;
+	u.x->stats_every = true;
+	u.x->impure = true;
+	if (rest.x && join(p, LF_EXPR_OR, -1, &u, rest) != 0) {
+		lf_expr_free(u.x); /* join freed rest */
+		return -1;
+	}
+	p->exclude = u;
+	p->cmd->exclude = u.x;
+	return 0;
+}
+
+/*
  * -exclude FACTOR (bfs): entries FACTOR is true for are left out, before
  * anything else is evaluated for them, and directories are not entered.
  * The operand on top goes to cmd->exclude, joined by -o to those of the
@@ -736,6 +766,10 @@ int lf_parse_expression(struct lf_parser *p, unsigned flags)
 			lf_expr_free(v.x);
 			return -1;
 		}
+	}
+	if (cmd->unique && unique_first(p) != 0) {
+		lf_expr_free(v.x);
+		return -1;
 	}
 	struct lf_expr *x = v.x;
 	if (lf_parse_optimize(x) != 0 || lf_parse_optimize(cmd->exclude) != 0) {

@@ -41,6 +41,7 @@ struct lf_cmdline {
 	bool delete;  /**< -delete appears: roots that resolve to / are refused */
 	bool ignore_race; /**< -ignore_readdir_race: vanished files are not errors */
 	bool noerror; /**< -noerror (bfs): errors about the files walked are counted, not reported */
+	bool unique;  /**< -unique (bfs): a file seen before is left out (an -exclude, lf_eval_unique) */
 	struct timespec start;     /**< when the run started: find's "now" */
 	struct timespec day_start; /**< origin of -mtime & co (GNU's cur_day_start) */
 	bool full_days;            /**< -daystart was given */

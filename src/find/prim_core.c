@@ -1,6 +1,7 @@
 /*
  * prim_core.c: the options (-maxdepth, -depth, -xdev, -j, -s, -S,
- * -files0-from, -color, -warn, -noerror, -nohidden, -exclude-caches...) and the core tests and actions
+ * -files0-from, -color, -warn, -noerror, -nohidden, -exclude-caches,
+ * -unique...) and the core tests and actions
  * (-true, -false, -hidden, -print, -print0, -prune, -quit, -limit,
  * -delete) of find's language: how each is parsed into the command line
  * (primary.h's rows); their evaluation is expr.c's.
@@ -318,6 +319,19 @@ static struct lf_expr *parse_nohidden(struct lf_parser *p, const struct lf_prima
 	return lf_parse_node(p, prim);
 }
 
+/*
+ * -unique (bfs): a file whose device and inode were seen before in the run
+ * is left out and, a directory, not entered, before anything else is
+ * evaluated for it (its test heads the exclusion: parse.c's unique_first,
+ * expr.c's lf_eval_unique).  True; it stats each entry, and only with it.
+ */
+static struct lf_expr *parse_unique(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	(void)args;
+	p->cmd->unique = true;
+	return lf_parse_node(p, prim);
+}
+
 /* -delete implies -depth, as in GNU find. */
 static struct lf_expr *parse_delete(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
@@ -359,6 +373,7 @@ int lf_prims_core_add(struct lf_ctx *ctx)
 		{"-S", LF_PRIM_OPTION, 1, parse_strategy, lf_eval_true, false},
 		{"-s", LF_PRIM_OPTION, 0, parse_sort, lf_eval_true, false},
 		{"-true", LF_PRIM_TEST, 0, parse_simple, lf_eval_true, false},
+		{"-unique", LF_PRIM_OPTION, 0, parse_unique, lf_eval_true, false},
 		{"-warn", LF_PRIM_POSITIONAL, 0, parse_warn, lf_eval_true, false},
 		{"-x", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},
 		{"-xdev", LF_PRIM_OPTION, 0, parse_xdev, lf_eval_true, false},

@@ -3,7 +3,8 @@
  * table.  Tests that need stat data ask the core for it (lf_eval_stat, cached
  * per entry) only when evaluation reaches them, and the table marks them so
  * that the optimizer can evaluate cheap tests first.  Semantics, rounding and
- * messages follow GNU find 4.9.
+ * messages follow GNU find 4.9; bfs's own tests (-since and -Xsince, -xattr,
+ * -xattrname, -acl, -capable) follow bfs 4.1.4.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -12,6 +13,7 @@
 #include "diag.h"
 #include "dir.h"
 #include "expr.h"
+#include "fsattr.h"
 #include "parse.h"
 #include "lf_regex.h"
 #include "primary.h"
@@ -381,7 +383,11 @@ static int time_letter(char c)
 	}
 }
 
-/* -newer, -anewer, -cnewer, -newerXY: x->mask is the file's time field. */
+/*
+ * -newer, -anewer, -cnewer, -newerXY: x->mask is the file's time field.
+ * bfs's -since TIME and -Xsince TIME are -newermt TIME and -newerXt TIME,
+ * TIME read as -newerXt reads it (lf_datetime_parse).
+ */
 static struct lf_expr *parse_newer(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	int mine = T_MTIME, theirs = T_MTIME;
@@ -390,6 +396,9 @@ static struct lf_expr *parse_newer(struct lf_parser *p, const struct lf_primary 
 		mine = T_ATIME;
 	} else if (strcmp(n, "-cnewer") == 0) {
 		mine = T_CTIME;
+	} else if (strcmp(n + 2, "since") == 0 || strcmp(n, "-since") == 0) {
+		mine = n[1] == 's' ? T_MTIME : time_letter(n[1]);
+		theirs = 't';
 	} else if (strncmp(n, "-newer", 6) == 0 && n[6]) {
 		mine = time_letter(n[6]);
 		theirs = n[7] == 't' ? 't' : time_letter(n[7]);
@@ -1053,6 +1062,95 @@ static bool eval_xtype(const struct lf_expr *x, struct lf_eval *ev)
 	return (x->mask >> type) & 1;
 }
 
+/* ---- -xattr, -xattrname, -acl, -capable (bfs) --------------------------- */
+
+/*
+ * Tests of what a file holds beyond its stat data (fsattr.h), each a system
+ * call of its own for every entry it is evaluated for (x->syscall: the
+ * optimizer puts them after the tests that stat), and none for a query
+ * without them.
+ */
+static struct lf_expr *parse_fsattr(struct lf_parser *p, const struct lf_primary *prim, char **args)
+{
+	struct lf_expr *x = lf_parse_node(p, prim);
+	if (x) {
+		x->str = prim->nargs ? args[0] : NULL;
+		x->syscall = true;
+	}
+	return x;
+}
+
+/*
+ * Whether the walk takes the entry for a symbolic link (fsattr.h's @link):
+ * its type, which d_type gives, and the target's under -L and for -H's
+ * roots; a stat only where the type is unknown.  false after reporting a
+ * failed stat.
+ */
+static bool walk_type_is_link(struct lf_eval *ev, bool *link)
+{
+	enum lf_type type = ev->entry->type;
+	if (type == LF_UNKNOWN) {
+		const struct lf_stat *st = lf_eval_stat(ev);
+		if (!st) {
+			ev->entry_failed = true;
+			return false;
+		}
+		type = lf_type_from_mode(st->mode);
+	}
+	*link = type == LF_LNK;
+	return true;
+}
+
+/*
+ * The answer of an fsattr.h check @r.  A file that could not be examined
+ * (EACCES, a name the file system refuses...) is an error for it, reported
+ * with its path as bfs does, and the entry is neither true nor false
+ * (ev->entry_failed): "! -xattr -delete" must not delete what could not be
+ * read.  A file gone under -ignore_readdir_race is false, as a stat would
+ * be.  Without /proc, the run stops.
+ */
+static bool fsattr_answer(const struct lf_expr *x, struct lf_eval *ev, int r)
+{
+	if (r >= 0) {
+		return r > 0;
+	}
+	if (r == LF_FSATTR_NOPROC) {
+		return eval_failed(x, ev, "the file cannot be named through /proc/self/fd (is /proc mounted?)");
+	}
+	int err = errno;
+	const struct lf_entry *e = ev->entry;
+	if (err == ENOENT && ev->cmd->ignore_race && e->depth > 0) {
+		return false;
+	}
+	lf_eval_file_error(ev, e->path, e->pathlen, err);
+	ev->entry_failed = true;
+	return false;
+}
+
+static bool eval_xattr(const struct lf_expr *x, struct lf_eval *ev)
+{
+	bool link;
+	return walk_type_is_link(ev, &link) && fsattr_answer(x, ev, lf_fsattr_xattrs(ev->entry, link));
+}
+
+static bool eval_xattrname(const struct lf_expr *x, struct lf_eval *ev)
+{
+	bool link;
+	return walk_type_is_link(ev, &link) && fsattr_answer(x, ev, lf_fsattr_xattr(ev->entry, link, x->str));
+}
+
+static bool eval_acl(const struct lf_expr *x, struct lf_eval *ev)
+{
+	bool link;
+	return walk_type_is_link(ev, &link) && fsattr_answer(x, ev, lf_fsattr_acl(ev->entry, link));
+}
+
+static bool eval_capable(const struct lf_expr *x, struct lf_eval *ev)
+{
+	bool link;
+	return walk_type_is_link(ev, &link) && fsattr_answer(x, ev, lf_fsattr_capable(ev->entry, link));
+}
+
 static bool eval_access(const struct lf_expr *x, struct lf_eval *ev)
 {
 	return faccessat(ev->entry->at_fd, ev->entry->at_name, (int)x->mask, 0) == 0;
@@ -1103,11 +1201,16 @@ static struct lf_expr *parse_race(struct lf_parser *p, const struct lf_primary *
 int lf_prims_tests_add(struct lf_ctx *ctx)
 {
 	const struct lf_primary rows[] = {
+		{"-acl", LF_PRIM_TEST, 0, parse_fsattr, eval_acl, LF_STAT_NONE},
 		{"-amin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
 		{"-anewer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-asince", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
 		{"-atime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
+		{"-Bsince", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-capable", LF_PRIM_TEST, 0, parse_fsattr, eval_capable, LF_STAT_NONE},
 		{"-cmin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
 		{"-cnewer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
+		{"-csince", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
 		{"-ctime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
 		{"-daystart", LF_PRIM_POSITIONAL, 0, parse_daystart, lf_eval_true, false},
 		{"-empty", LF_PRIM_TEST, 0, parse_pattern, eval_empty, true},
@@ -1125,6 +1228,7 @@ int lf_prims_tests_add(struct lf_ctx *ctx)
 		{"-links", LF_PRIM_TEST, 1, parse_numeric, eval_links, LF_STAT_EVERY},
 		{"-lname", LF_PRIM_TEST, 1, parse_pattern, eval_lname, false},
 		{"-mmin", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
+		{"-msince", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
 		{"-mtime", LF_PRIM_TEST, 1, parse_xtime, eval_xtime, LF_STAT_EVERY},
 		{"-name", LF_PRIM_TEST, 1, parse_name, lf_eval_name, false},
 		{"-newer", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
@@ -1157,6 +1261,7 @@ int lf_prims_tests_add(struct lf_ctx *ctx)
 		{"-regex", LF_PRIM_TEST, 1, parse_regex, eval_regex, false},
 		{"-regextype", LF_PRIM_POSITIONAL, 1, parse_regextype, lf_eval_true, false},
 		{"-samefile", LF_PRIM_TEST, 1, parse_samefile, eval_samefile, true},
+		{"-since", LF_PRIM_TEST, 1, parse_newer, eval_newer, LF_STAT_EVERY},
 		{"-size", LF_PRIM_TEST, 1, parse_size, eval_size, LF_STAT_EVERY},
 		{"-type", LF_PRIM_TEST, 1, parse_type, lf_eval_type, false},
 		{"-uid", LF_PRIM_TEST, 1, parse_numeric, eval_uid, LF_STAT_EVERY},
@@ -1164,6 +1269,8 @@ int lf_prims_tests_add(struct lf_ctx *ctx)
 		{"-user", LF_PRIM_TEST, 1, parse_user, eval_uid, LF_STAT_EVERY},
 		{"-wholename", LF_PRIM_TEST, 1, parse_pattern, eval_path, false},
 		{"-writable", LF_PRIM_TEST, 0, parse_access, eval_access, true},
+		{"-xattr", LF_PRIM_TEST, 0, parse_fsattr, eval_xattr, LF_STAT_NONE},
+		{"-xattrname", LF_PRIM_TEST, 1, parse_fsattr, eval_xattrname, LF_STAT_NONE},
 		{"-xtype", LF_PRIM_TEST, 1, parse_type, eval_xtype, true},
 	};
 	return lf_ctx_add_primaries(ctx, rows, sizeof(rows) / sizeof(rows[0]));

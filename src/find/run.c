@@ -11,6 +11,7 @@
 #include "color.h"
 #include "diag.h"
 #include "hyperlink.h"
+#include "idset.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -66,6 +67,8 @@ int lf_run_init(struct lf_run *r, struct lf_cmdline *cmd, struct lf_out *out)
 
 void lf_run_free(struct lf_run *r)
 {
+	lf_idset_free(r->ev.seen);
+	r->ev.seen = NULL;
 	free(r->enter);
 	r->enter = NULL;
 	r->nenter = 0;
@@ -146,6 +149,11 @@ static inline enum lf_run_result run_entry(struct lf_run *r, struct lf_walk *w, 
 	}
 	if (e->visit == LF_VISIT_ERROR) {
 		if (e->error == ENOENT && r->cmd->ignore_race && e->depth > 0) {
+			return LF_RUN_SKIPPED;
+		}
+		if (e->error == ELOOP && e->loop_pathlen && r->cmd->unique) {
+			/* -L's loop leads back to a directory seen already: under
+			 * -unique it is left out, as in bfs, not reported. */
 			return LF_RUN_SKIPPED;
 		}
 		if (e->depth == 0 && e->error == EPERM && r->cmd->delete &&

@@ -429,6 +429,7 @@ for e in lf.walk{arg[1]} do print(e.name, e.size) end' >"$t/s.lua"
 	one 1 "$luafind" "$t/d" -lua 'size > 3'
 	one 5 "$luafind" "$t/d" -name 'a*' -printf '%p %s\n' -exec echo {} +
 	one 1 "$luafind" "$t/d" "$t/missing" -noerror -nohidden -hidden -o -printf '%p %s\n' -limit 2
+	one 1 "$luafind" "$t/d" "$t/d" -unique -xattr -o -acl -o -capable -o -since 2001-01-01 -printf '%p %s\n'
 	one 5 "$luafind" --script "$t/s.lua" "$t/d"
 	one 5 "$luafind" --sandbox --max-memory 8M --script "$t/s.lua" "$t/d"
 	one 15 "$luafind" --run du "$t/d"
@@ -1168,6 +1169,162 @@ os.close(fd)' 2>&1); then
 	fi
 	[ "$ring" -gt 0 ] || fail "the default: no stat through io_uring, though the kernel has it"
 	echo "ok: $ring of $stats stats through io_uring, the same output without it"
+}
+
+# The extended attribute calls made by "luafind $@" (strace -c), one
+# "NAME COUNT" line per call made: getxattr, lgetxattr, listxattr, llistxattr.
+xattr_calls() {
+	LUAFIND_IO_URING=0 ASAN_OPTIONS=detect_leaks=0 strace -f -c -o "$work/strace.txt" \
+		-e trace=getxattr,lgetxattr,fgetxattr,listxattr,llistxattr,flistxattr "$luafind" "$@" >/dev/null
+	awk '$NF ~ /xattr$/ && $4 ~ /^[0-9]+$/ { print $NF, $4 }' "$work/strace.txt" | sort
+}
+
+# bfs's -xattr, -xattrname, -acl and -capable (issue 22, item 4): a system
+# call of their own per entry they are evaluated for, none without them;
+# after the tests that need no stat and those that stat (-O1); a failure is
+# an error for the entry, which is then neither true nor false.
+check_fsattr() {
+	need_strace "counting the extended attribute calls"
+	need_cmd setfattr "setting extended attributes (Debian's attr)"
+	t=$work/t
+	rm_work "$t"
+	mkdir -p "$t"
+	i=0
+	while [ $i -lt 10 ]; do
+		mkdir "$t/d$i"
+		(cd "$t/d$i" && seq 1 9 | sed 's/^/f/' | xargs touch && echo data >big)
+		i=$((i + 1))
+	done
+	setfattr -n user.x -v 1 "$t/d3/f1" 2>/dev/null ||
+		{ echo "skipped: $work holds no user.* extended attributes"; exit 77; }
+	ln -s d3/f1 "$t/link"
+	# 10 directories of 10 files, a link and the root: 112 entries.
+	for args in "" "-name f1" "-size +0" "-type f -print" "-printf %p%s" "-ls" "-newer $t/d0" "-empty" \
+		"-follow -type f" "-unique" "-since 2001-01-01"; do
+		# shellcheck disable=SC2086
+		n=$(xattr_calls "$t" $args)
+		[ -z "$n" ] || fail "$args made extended attribute calls: $n"
+	done
+	echo "ok: queries without -xattr, -xattrname, -acl or -capable make no extended attribute call"
+	n=$(xattr_calls "$t" -xattr)
+	[ "$n" = "$(printf 'listxattr 111\nllistxattr 1')" ] || fail "-xattr: $n, expected one call per entry"
+	n=$(xattr_calls -L "$t" -xattrname user.x)
+	[ "$n" = "getxattr 112" ] || fail "-L -xattrname: $n, expected one getxattr per entry"
+	out=$("$luafind" -L "$t" -xattrname user.x | sort | tr '\n' ' ')
+	[ "$out" = "$t/d3/f1 $t/link " ] || fail "-L -xattrname user.x printed $out"
+	n=$(xattr_calls "$t" -capable)
+	[ "$n" = "getxattr 111" ] || fail "-capable: $n, expected one call per entry but the link"
+	# Cheap tests first: -name, then the stat of -size, then the call.
+	for args in "-xattr -name f1" "-name f1 -xattr" "-xattr ( -name f1 -o -name f2 )"; do
+		# shellcheck disable=SC2086
+		n=$(xattr_calls "$t" $args)
+		want=10
+		case $args in *f2*) want=20 ;; esac
+		[ "$n" = "listxattr $want" ] || fail "$args: $n, expected $want calls (the tests without one first)"
+	done
+	n=$(xattr_calls "$t" -xattr -size +0 -type f)
+	[ "$n" = "listxattr 10" ] || fail "-xattr -size +0 -type f: $n, expected 10 calls (the non-empty files)"
+	stats=$("$luafind" --stats "$t" -xattr -name f1 2>&1 >/dev/null)
+	[ "$(echo "$stats" | counter stats)" -eq 1 ] || fail "-xattr -name f1 made stats: $stats"
+	echo "ok: one call per entry evaluated, after the tests that need none or a stat, and no stat"
+	# A call that fails (EIO) is an error for the entry: reported, status
+	# 1, and "!" does not make it true: nothing deleted.
+	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=listxattr -e inject=listxattr:error=EIO \
+		"$luafind" "$t/d5" ! -xattr -delete 2>"$work/err" && fail "-xattr failing: status 0"
+	[ "$(ls "$t/d5" | wc -l)" -eq 10 ] || fail "! -xattr -delete deleted what could not be examined"
+	grep -qF "luafind: '$t/d5/f1': Input/output error" "$work/err" || fail "-xattr failing: $(cat "$work/err")"
+	[ "$(wc -l <"$work/err")" -eq 11 ] || fail "-xattr failing: not one message per entry: $(cat "$work/err")"
+	out=$(ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=getxattr \
+		-e inject=getxattr:error=EACCES "$luafind" "$t/d5" -noerror ! -xattrname user.x 2>"$work/err") ||
+		fail "-noerror: status $?"
+	[ -z "$out$(cat "$work/err")" ] || fail "-noerror ! -xattrname failing: printed $out $(cat "$work/err")"
+	# No support (EOPNOTSUPP, ENOTSUP) or no attribute (ENODATA): false, no error.
+	for e in EOPNOTSUPP ENODATA; do
+		out=$(ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=getxattr \
+			-e inject=getxattr:error=$e "$luafind" "$t/d5" ! -xattrname user.x ! -capable -type f 2>"$work/err") ||
+			fail "$e: status $?"
+		[ "$(echo "$out" | wc -l)" -eq 10 ] && [ ! -s "$work/err" ] || fail "$e: printed $out $(cat "$work/err")"
+	done
+	# Without /proc/self/fd, nothing can be named below a root: the run stops.
+	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=listxattr,access \
+		-e inject=listxattr:error=ENOENT -e inject=access:error=ENOENT \
+		"$luafind" "$t/d5" ! -xattr -delete 2>"$work/err" && fail "no /proc: status 0"
+	[ "$(ls "$t/d5" | wc -l)" -eq 10 ] || fail "no /proc: ! -xattr -delete deleted"
+	grep -q "^luafind: '$t/d5/[a-z0-9]*': -xattr: the file cannot be named through /proc/self/fd" "$work/err" &&
+		[ "$(wc -l <"$work/err")" -eq 1 ] || fail "no /proc: $(cat "$work/err")"
+	echo "ok: a failed call is an error for the entry (quiet under -noerror), ENOTSUP and ENODATA false"
+}
+
+# bfs's -since TIME and -Xsince TIME are -newermt TIME and -newerXt TIME:
+# the same matches for every form of date -newermt reads (dates.cases checks
+# those against GNU find, since-bfs.cases bfs's forms against bfs), and the
+# same message for what is not a date.
+check_since() {
+	t=$work/t
+	rm -rf "$t"
+	mkdir -p "$t"
+	now=$(date +%s)
+	for h in 1 3 25 49 100; do
+		: >"$t/h$h"
+		touch -m -d "@$((now - h * 3600 - 1800))" "$t/h$h"
+		touch -a -d "@$((now - h * 3600 + 900))" "$t/h$h"
+	done
+	: >"$t/old"
+	touch -d "2001-02-03 04:05:06" "$t/old"
+	n=0
+	for d in '2001-02-03T04:05:05,5' '3 Feb 2001' 'Feb 3 2001 04:05' '2/3/2001' 'yesterday' '2 days ago' \
+		'last monday' '4 hours ago' 'now' 'today 00:00' '@981173105.5' '2001-02-03 04:05:05 -03:30'; do
+		for x in a B c m; do
+			"$luafind" "$t" -newer${x}t "$d" | sort >"$work/want" || fail "-newer${x}t '$d': status $?"
+			"$luafind" "$t" -${x}since "$d" | sort >"$work/got" || fail "-${x}since '$d': status $?"
+			cmp -s "$work/want" "$work/got" || fail "-${x}since '$d' is not -newer${x}t '$d': $(cat "$work/got")"
+			n=$((n + 1))
+		done
+		"$luafind" "$t" -since "$d" | sort >"$work/got" || fail "-since '$d': status $?"
+		"$luafind" "$t" -newermt "$d" | sort | cmp -s - "$work/got" || fail "-since '$d' is not -newermt '$d'"
+	done
+	[ "$(wc -l <"$work/got")" -ge 2 ] || fail "the last date matched $(wc -l <"$work/got") files"
+	"$luafind" "$t" -newermt 'no date' 2>"$work/want" && fail "-newermt 'no date': status 0"
+	"$luafind" "$t" -since 'no date' 2>"$work/got" && fail "-since 'no date': status 0"
+	[ "$(head -1 "$work/got")" = "$(head -1 "$work/want")" ] || fail "-since 'no date': $(cat "$work/got")"
+	grep -q "^luafind: I cannot figure out how to interpret .no date. as a date or time" "$work/got" ||
+		fail "-since 'no date': $(cat "$work/got")"
+	echo "ok: -since and -asince, -Bsince, -csince, -msince are -newerXt for $n dates"
+}
+
+# -unique: a stat per entry when it is given (the identity it keeps),
+# none without it; a file reached again under another name is left out
+# whatever the expression says, and a directory reached again not opened.
+check_unique() {
+	t=$work/t
+	rm -rf "$t"
+	mkdir -p "$t/a/sub" "$t/b"
+	: >"$t/a/f"
+	ln "$t/a/f" "$t/a/g"
+	: >"$t/a/sub/x"
+	ln -s ../a "$t/b/to-a"
+	ln -s . "$t/a/sub/dot"
+	stats=$("$luafind" --stats "$t" -name x 2>&1 >/dev/null)
+	[ "$(echo "$stats" | counter stats)" -eq 1 ] || fail "-name x made stats: $stats"
+	stats=$("$luafind" --stats "$t" -unique -name x 2>&1 >/dev/null)
+	entries=$(echo "$stats" | counter entries)
+	[ "$(echo "$stats" | counter stats)" -eq "$entries" ] || fail "-unique: not one stat per entry: $stats"
+	out=$("$luafind" "$t/a" -unique -name '[fg]' | wc -l)
+	[ "$out" -eq 1 ] || fail "-unique printed $out of two hard links"
+	# -L: b/to-a is a, sub/dot its own directory (a loop, said nothing about).
+	out=$("$luafind" -L "$t" -unique 2>"$work/err") || fail "-L -unique: status $?: $(cat "$work/err")"
+	[ ! -s "$work/err" ] || fail "-L -unique: $(cat "$work/err")"
+	[ "$(echo "$out" | wc -l)" -eq 6 ] || fail "-L -unique printed $out"
+	"$luafind" -L "$t" 2>"$work/err" >/dev/null && fail "-L: the loop is not reported"
+	stats=$("$luafind" --stats -L "$t" -unique -name nomatch 2>&1 >/dev/null)
+	[ "$(echo "$stats" | counter opens)" -eq 4 ] || fail "-L -unique opened a directory seen before (4 are t, a, sub, b): $stats"
+	# -depth (and -delete): a directory seen before is neither entered nor
+	# evaluated after its contents.
+	"$luafind" -L "$t" -unique | sort >"$work/want"
+	"$luafind" -L "$t" -unique -depth | sort >"$work/got"
+	cmp -s "$work/want" "$work/got" || fail "-L -unique -depth printed $(cat "$work/got")"
+	[ "$("$luafind" -L "$t" -unique -depth -name sub | wc -l)" -eq 1 ] || fail "-L -unique -depth: sub twice"
+	echo "ok: -unique stats every entry and only with it, leaves out hard links and loops, opens no directory twice"
 }
 
 "check_$check"

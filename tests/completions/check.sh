@@ -92,6 +92,8 @@ EOF
 	expect "$(run luafind . -user "$(id -un | cut -c1-2)")" "$(id -un)" "bash: -user"
 	expect "$(run luafind . -exec ech)" echo "bash: -exec"
 	expect "$(run luafind . -exec echo '{}' '')" ';' "bash: -exec's end"
+	out=$(run luafind . -xattrname us) || fail "bash: $out"
+	[ "$out" = "user." ] || fail "bash: -xattrname us<Tab>: '$out', expected user."
 	out=$(run luafind . -size '') || fail "bash: $out"
 	[ -z "$out" ] || fail "bash: -size's argument completed as '$out'"
 	expect "$(run luafind . -hyperl)" -hyperlink "bash: -hyperlink"
@@ -111,7 +113,7 @@ check_zsh() {
 	zsh -n "$dir/_luafind" || fail "zsh -n: syntax error"
 	out=$(cd "$work" && HOME=$home python3 "$here/zsh_complete.py" "$dir" 'luafind -na' 'luafind --run emp' \
 		'luafind --run du --t' 'luafind . -regextype posix-ext' 'luafind . -lua-errors sk' \
-		'luafind . -hyperl' 'luafind . -json path,mt') ||
+		'luafind . -hyperl' 'luafind . -json path,mt' 'luafind . -xattrname sec') ||
 		fail "zsh: $out"
 	printf '%s\n' "$out" >"$work/zsh.out"
 	if grep -qiE 'command not found|parse error|bad (pattern|substitution)|_luafind:[0-9]+:' "$work/zsh.out"; then
@@ -119,7 +121,7 @@ check_zsh() {
 	fi
 	for want in 'luafind -name' 'luafind --run empty-dirs' 'luafind --run du --top' \
 		    'luafind . -regextype posix-extended' 'luafind . -lua-errors skip' 'luafind . -hyperlink' \
-		    'luafind . -json path,mtime'; do
+		    'luafind . -json path,mtime' 'luafind . -xattrname security.'; do
 		grep -qF -- "$want" "$work/zsh.out" || fail "zsh: no '$want' in: $(cat "$work/zsh.out")"
 	done
 	echo "ok: zsh loads the completion and completes primaries, arguments and scripts"
@@ -144,6 +146,7 @@ check_fish() {
 	expect "$(run 'luafind . -hyperl')" -hyperlink "fish: -hyperlink"
 	expect "$(run 'luafind . -json path,si')" path,size "fish: -json's field list"
 	expect "$(run 'luafind . -json -pri')" -print "fish: a primary after -json"
+	expect "$(run 'luafind . -xattrname us')" user. "fish: -xattrname"
 	echo "ok: fish loads the completion and completes primaries, arguments and scripts"
 }
 

@@ -199,7 +199,7 @@ core)
 	pc=$work/core-pc
 	rm -rf "$pc" "$work/core-build" "$work/core-build-lua"
 	mkdir -p "$pc"
-	for m in libpcre2-8 liburing libseccomp; do
+	for m in libpcre2-8 libacl libcap liburing libseccomp; do
 		d=$(pkg-config --variable=pcfiledir $m 2>/dev/null) && ln -s "$d/$m.pc" "$pc/$m.pc"
 	done
 	if PKG_CONFIG_LIBDIR=$pc PKG_CONFIG_PATH=$pc pkg-config --exists lua5.4 lua-5.4 lua54; then

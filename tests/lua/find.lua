@@ -860,6 +860,73 @@ do
   local want = link .. "\27[01;34ma/\27[0ma1.c\27]8;;\27\\\n" .. "./a/a1.c\n" .. "\27[01;34ma/\27[0ma1.c\n"
   assert(out == want, ("-hyperlink: %q, expected %q"):format(out, want))
   T.ok("find: -hyperlink")
+-- bfs's -since (and -Xsince) is -newerXt; -unique leaves out what was seen
+-- under another name (the hard link "hard" of file.txt, and link-to-a when
+-- links are followed), stat-ing each entry only with it.
+do
+  for _, d in ipairs({"2001-02-03", "2001-02-03T04:05:06", "yesterday", "@981173105.5"}) do
+    T.same(collect(root, "-since", d), collect(root, "-newermt", d), "-since " .. d)
+    T.same(collect(root, "-asince", d), collect(root, "-newerat", d), "-asince " .. d)
+  end
+  T.raises("-since: I cannot figure out how to interpret 'never' as a date or time", find, root, "-since", "never")
+  T.raises("missing argument to `-msince'", find, root, "-msince")
+  local all, once = collect(root), collect(root, "-unique")
+  assert(#once == #all - 1, #once)
+  local n = 0
+  for _, p in ipairs(once) do
+    if p == root .. "/file.txt" or p == root .. "/hard" then n = n + 1 end
+  end
+  assert(n == 1, "-unique kept " .. n .. " of two hard links")
+  T.same(collect({root, root}, "-unique"), once, "-unique over a root given twice")
+  local in_a, in_link = 0, 0
+  for _, p in ipairs(collect(root, "-L", "-unique", "-type", "f")) do
+    if p:find(root .. "/a/", 1, true) then in_a = in_a + 1 end
+    if p:find(root .. "/link-to-a/", 1, true) then in_link = in_link + 1 end
+  end
+  assert(in_a + in_link == 6 and (in_a == 0 or in_link == 0), in_a .. " " .. in_link)
+  local it, s, c, w = find(root, "-unique", "-name", "*.c")
+  for _ in it, s, c, w do end
+  assert(w:stats().stats == #all, w:stats().stats)
+  it, s, c, w = find(root, "-name", "*.c", "-since", "2001-02-04")
+  for _ in it, s, c, w do end
+  assert(w:stats().stats == 1 + NC, w:stats().stats)
+  T.ok("find: -since, -unique")
+end
+
+-- bfs's -xattr, -xattrname, -acl and -capable: on a tree with extended
+-- attributes (setfattr), an ACL (setfacl) and capabilities (setcap, as
+-- root), where the file system holds them; no stat.
+do
+  local x = work .. "/fsattr"
+  T.sh("mkdir -p " .. T.q(x .. "/d") .. " && cd " .. T.q(x) .. " && : > plain && : > tagged && : > acl && : > cap" ..
+    " && ln -s tagged link")
+  local function try(cmd) return select(2, T.capture("cd " .. T.q(x) .. " && " .. cmd .. " 2>/dev/null")) end
+  if not try("command -v setfattr && command -v setfacl") then
+    T.skip("find: -xattr, -acl", "setfattr or setfacl is missing", "attr acl")
+  elseif not try("setfattr -n user.tag -v 1 tagged && setfattr -n user.dir d") then
+    T.skip("find: -xattr", "the file system holds no user.* extended attributes")
+  else
+    T.same(collect(x, "-xattr"), {x .. "/d", x .. "/tagged"}, "-xattr")
+    T.same(collect(x, "-xattrname", "user.tag"), {x .. "/tagged"}, "-xattrname")
+    T.same(collect(x, "-L", "-xattrname", "user.tag"), {x .. "/link", x .. "/tagged"},
+      "-xattrname, following links")
+    T.same(collect(x, "!", "-xattr", "-type", "f"), {x .. "/acl", x .. "/cap", x .. "/plain"}, "! -xattr")
+    local it, s, c, w = find(x, "-xattr", "-o", "-xattrname", "user.none")
+    for _ in it, s, c, w do end
+    assert(w:stats().stats == 1, w:stats().stats)
+    if try("setfacl -m u:65534:r acl") then
+      T.same(collect(x, "-acl"), {x .. "/acl"}, "-acl")
+    else
+      T.skip("find: -acl", "the file system holds no POSIX ACLs")
+    end
+    if try("setcap cap_net_raw+ep cap") then
+      T.same(collect(x, "-capable"), {x .. "/cap"}, "-capable")
+    else
+      T.skip("find: -capable", "capabilities cannot be set here (root, CAP_SETFCAP)")
+    end
+    T.raises("-xattrname", find, x, "-xattrname")
+    T.ok("find: -xattr, -xattrname, -acl, -capable")
+  end
 end
 
 T.done()

@@ -181,6 +181,8 @@ static void test_read_ahead_rule(void **state)
 		"! -empty -json path",
 		"-hidden -o -name x",
 		"-noerror -type f",
+		"-xattr -o -acl -o -capable -o -xattrname user.x",
+		"-since 2001-02-03 -msince 2001-02-03",
 	};
 	static const char *const no[] = {
 		"-prune",
@@ -189,6 +191,7 @@ static void test_read_ahead_rule(void **state)
 		"-name x -quit",
 		"-print -limit 3",
 		"-nohidden",
+		"-unique", /* an exclusion: a directory seen before is not read */
 		"-exclude -name .git",
 		"-delete",
 		"-name *.o -delete",

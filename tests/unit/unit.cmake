@@ -6,7 +6,7 @@
 #   - find_package(PkgConfig) done (the top-level CMakeLists.txt does it).
 # Defines test_dir, test_stat, test_walk, test_wildmatch, test_ring and the tests unit.dir,
 # unit.stat, unit.walk, unit.wildmatch, unit.ring (SKIP without io_uring); test_datetime (unit.datetime), for lf_find's date parser; and
-# test_parse (unit.parse), for -j and the read-ahead rule.
+# test_parse (unit.parse), for -j and the read-ahead rule; test_idset (unit.idset), -unique's set.
 # Configure with -DLUAFIND_SANITIZE=ON to run them under ASan+UBSan (LSan
 # included).
 #
@@ -43,6 +43,12 @@ add_executable(test_datetime ${CMAKE_CURRENT_LIST_DIR}/test_datetime.c)
 target_link_libraries(test_datetime PRIVATE lf_find PkgConfig::CMOCKA)
 set_target_properties(test_datetime PROPERTIES C_EXTENSIONS ON)
 add_test(NAME unit.datetime COMMAND test_datetime)
+
+# -unique's set of files seen (idset.c): lf_find, no wraps.
+add_executable(test_idset ${CMAKE_CURRENT_LIST_DIR}/test_idset.c)
+target_link_libraries(test_idset PRIVATE lf_find PkgConfig::CMOCKA)
+set_target_properties(test_idset PROPERTIES C_EXTENSIONS ON)
+add_test(NAME unit.idset COMMAND test_idset)
 
 # -j and the rule for LF_WALK_READ_AHEAD (parse.c, query.c): lf_find, no wraps.
 add_executable(test_parse ${CMAKE_CURRENT_LIST_DIR}/test_parse.c)
