@@ -860,6 +860,8 @@ do
   local want = link .. "\27[01;34ma/\27[0ma1.c\27]8;;\27\\\n" .. "./a/a1.c\n" .. "\27[01;34ma/\27[0ma1.c\n"
   assert(out == want, ("-hyperlink: %q, expected %q"):format(out, want))
   T.ok("find: -hyperlink")
+end
+
 -- bfs's -since (and -Xsince) is -newerXt; -unique leaves out what was seen
 -- under another name (the hard link "hard" of file.txt, and link-to-a when
 -- links are followed), stat-ing each entry only with it.
