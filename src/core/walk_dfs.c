@@ -298,7 +298,29 @@ static int open_upward(struct lf_walk *w, int src_fd, int steps)
 	return fd;
 }
 
-/* Open frame @i downwards, one name at a time, from its nearest open ancestor. */
+static bool same_dir(struct lf_walk *w, int fd, const struct lf_frame *f);
+
+/*
+ * Open the root (frame 0) again by its path, as it was opened: with a few
+ * descriptors its fd is evicted like the others.  The caller checks it.
+ */
+static int open_root(struct lf_walk *w)
+{
+	const struct lf_frame *f = &w->frames[0];
+	/* Its path ends where the walk may have written a '/' since. */
+	char saved = w->path[f->pathlen];
+	w->path[f->pathlen] = '\0';
+	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (lf_walk_opens_following(w, true) ? 0 : O_NOFOLLOW);
+	w->counters.reopens++;
+	int fd = openat(AT_FDCWD, w->path, flags);
+	w->path[f->pathlen] = saved;
+	return fd;
+}
+
+/*
+ * Open frame @i downwards, one name at a time, from its nearest open
+ * ancestor, or from the root's path when none is open.
+ */
 static int open_downward(struct lf_walk *w, size_t i)
 {
 	const struct lf_frame *f = &w->frames[i];
@@ -306,6 +328,16 @@ static int open_downward(struct lf_walk *w, size_t i)
 	while (j > 0 && w->frames[--j].fd < 0) {
 	}
 	int base = w->frames[j].fd;
+	bool own_base = base < 0; /* the root, opened here: closed here too */
+	if (own_base) {
+		base = open_root(w);
+		if (base < 0 || i == 0) {
+			return base; /* frame 0 itself: the caller checks it */
+		}
+		if (!same_dir(w, base, &w->frames[0])) {
+			return -1;
+		}
+	}
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (lf_walk_opens_following(w, false) ? 0 : O_NOFOLLOW);
 	size_t pos = childoff(w, &w->frames[j]);
 	int fd = base;
@@ -317,7 +349,7 @@ static int open_downward(struct lf_walk *w, size_t i)
 			len++;
 		}
 		if (len > NAME_MAX) {
-			if (fd != base) {
+			if (fd != base || own_base) {
 				close(fd);
 			}
 			errno = ENAMETOOLONG;
@@ -327,7 +359,7 @@ static int open_downward(struct lf_walk *w, size_t i)
 		name[len] = '\0';
 		w->counters.reopens++;
 		int next = openat(fd, name, flags);
-		if (fd != base) {
+		if (fd != base || own_base) {
 			close(fd);
 		}
 		fd = next;
@@ -369,12 +401,13 @@ static size_t frame_nameoff(const struct lf_walk *w, size_t i)
 }
 
 /*
- * Make frame @i's fd usable again.  @src_fd, if open, is a directory
- * @src_depth deep below it on the same path, from which ".." leads back (as
- * in rm and fts); otherwise the names on the path lead down from the nearest
- * open ancestor.  Either way the result must match the recorded dev/ino.
+ * Make frame @i's fd usable again.  The top frame @src, being left, is a
+ * directory below it on the same path: if its fd is open, ".." leads back
+ * (as in rm and fts); otherwise the names on the path lead down from the
+ * nearest open ancestor, or from the root's path.  Either way the result
+ * must match the recorded dev/ino.
  */
-static int reopen_frame(struct lf_walk *w, size_t i, int src_fd, int src_depth)
+static int reopen_frame(struct lf_walk *w, size_t i, size_t src)
 {
 	struct lf_frame *f = &w->frames[i];
 	if (f->fd >= 0) {
@@ -387,10 +420,21 @@ static int reopen_frame(struct lf_walk *w, size_t i, int src_fd, int src_depth)
 	lf_walk_make_room(w, 2);
 
 	int fd = -1;
+	int src_fd = w->frames[src].fd;
 	if (src_fd >= 0) {
-		fd = open_upward(w, src_fd, src_depth - f->depth);
+		fd = open_upward(w, src_fd, w->frames[src].depth - f->depth);
 		if (fd >= 0 && !same_dir(w, fd, f)) {
 			fd = -1;
+		}
+		if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+			/*
+			 * Too few descriptors to climb with the source open
+			 * (ulimit -n 5): it is being left anyway, so close it
+			 * and come down by the names from the root's path.
+			 */
+			lf_walk_close_fd(w, src_fd);
+			w->frames[src].fd = -1;
+			src_fd = -1;
 		}
 	}
 	/* Under -L, ".." leads to the target's parent, not the link's. */
@@ -473,7 +517,7 @@ static void drop_gi(struct lf_walk *w, size_t i)
 	}
 }
 
-static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
+static int push_frame(struct lf_walk *w, int fd, bool need_post)
 {
 	if (grow_frames(w) != 0) {
 		lf_walk_close_fd(w, fd);
@@ -489,7 +533,7 @@ static int push_frame(struct lf_walk *w, int fd, bool need_post, bool pinned)
 	f->id_ino = w->pend.id_ino;
 	f->fd = fd;
 	f->depth = w->pend.depth;
-	f->flags = (need_post ? F_NEED_POST : 0) | (w->pend.have_id ? F_HAVE_ID : 0) | (pinned ? F_PINNED : 0) |
+	f->flags = (need_post ? F_NEED_POST : 0) | (w->pend.have_id ? F_HAVE_ID : 0) |
 		   (w->pend.via_link ? F_VIA_LINK : 0) | (fd < 0 ? F_EOF : 0);
 	if (w->hnext) {
 		w->hnext[idx] = -1;
@@ -594,7 +638,7 @@ static int descend_read(struct lf_walk *w, bool read_it, bool need_post, struct 
 		lf_walk_close_fd(w, fd);
 		return lf_walk_set_fatal(w, errno);
 	}
-	if (push_frame(w, fd, need_post, root) != 0) {
+	if (push_frame(w, fd, need_post) != 0) {
 		return -1;
 	}
 	if (job) {
@@ -813,7 +857,7 @@ static int visit_post(struct lf_walk *w)
 		if (parent->flags & F_LOST) {
 			return 0;
 		}
-		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
+		if (reopen_frame(w, t - 1, t) != 0) {
 			int err = errno;
 			parent = &w->frames[t - 1];
 			parent->flags |= F_LOST;
@@ -858,7 +902,7 @@ static int pop_frame(struct lf_walk *w)
 	int ret = 0;
 
 	if (t > 0 && !(w->frames[t - 1].flags & F_LOST) && has_work(w, t - 1)) {
-		if (reopen_frame(w, t - 1, f->fd, f->depth) != 0) {
+		if (reopen_frame(w, t - 1, t) != 0) {
 			int err = errno;
 			struct lf_frame *parent = &w->frames[t - 1];
 			parent->flags |= F_LOST;

@@ -34,7 +34,7 @@ enum {
 	F_NEED_POST = 1 << 2, /* a post-order visit is owed */
 	F_POST_DONE = 1 << 3,
 	F_LOST = 1 << 4,      /* could not be reopened: leave the subtree alone */
-	F_PINNED = 1 << 5,    /* never evict (depth-first roots, the directory being read) */
+	F_PINNED = 1 << 5,    /* never evict (breadth-first: the directory being read, a reopen's source) */
 	F_VIA_LINK = 1 << 6,  /* reached by following a symbolic link (-L) */
 	F_EOF = 1 << 7,       /* its fd has nothing more to read */
 	F_SPILL = 1 << 8,     /* records or a read error wait in w->spills */

@@ -217,6 +217,47 @@ check_errors() {
 # root, a loop under -L, a failed deletion, an unreadable directory or a
 # failed stat), and exit status 0 for them, as bfs 4.1.4 gives it; under
 # -warn, one warning with their number; other errors are still reported.
+# At `ulimit -n 5` (two descriptors beside the standard ones) every entry
+# is listed, in every order, and -delete deletes them all: directories are
+# evicted, the roots too, and reopened by ".." or by the names from the
+# root's path when there are too few descriptors to climb (issue 22).
+check_low_fds() {
+	need_cmd python3 "running luafind with RLIMIT_NOFILE 5 and no inherited descriptor"
+	# As `ulimit -n 5` in a fresh shell: nothing open but 0, 1 and 2 (CTest
+	# and CI runners leave descriptors of their own to their children).
+	five() {
+		python3 -c 'import os, resource, sys
+os.closerange(3, 1 << 16)
+resource.setrlimit(resource.RLIMIT_NOFILE, (5, 5))
+os.execv(sys.argv[1], sys.argv[1:])' "$@"
+	}
+	t=$work/t
+	rm_work "$t"
+	for i in 1 2 3 4; do
+		for j in 1 2 3; do
+			mkdir -p "$t/d$i/e$j/f/g/h"
+			: >"$t/d$i/e$j/f/g/h/x"
+			: >"$t/d$i/e$j/y"
+		done
+	done
+	mkdir -p "$t/wide"
+	(cd "$t/wide" && seq 1 3000 | sed 's/^/w/' | xargs mkdir)
+	for args in "" "-d" "-S bfs" "-s" "-L" "-s -d" "-S bfs -s"; do
+		# shellcheck disable=SC2086
+		"$luafind" $args "$t" "$t/d2" | sort >"$work/want"
+		# shellcheck disable=SC2086
+		five "$luafind" $args "$t" "$t/d2" >"$work/got" 2>"$work/err" ||
+			fail "ulimit -n 5, $args: exit status $?: $(head -3 "$work/err")"
+		[ ! -s "$work/err" ] || fail "ulimit -n 5, $args: $(head -3 "$work/err")"
+		sort "$work/got" | cmp -s - "$work/want" ||
+			fail "ulimit -n 5, $args: $(sort "$work/got" | comm -13 - "$work/want" | wc -l) entries missing"
+	done
+	five "$luafind" "$t" -mindepth 1 -delete 2>"$work/err" ||
+		fail "ulimit -n 5, -delete: exit status $?: $(head -3 "$work/err")"
+	[ -z "$(ls -A "$t")" ] || fail "ulimit -n 5, -delete: left $(find "$t" | wc -l) entries"
+	echo "ok: every entry at ulimit -n 5, in every order, and -delete"
+}
+
 # -exclude-caches: nothing below a directory whose CACHEDIR.TAG starts with
 # the signature; the directory itself listed (tar's --exclude-caches-under).
 # A tag without the signature, a short one, a link, a FIFO or a directory
