@@ -421,7 +421,7 @@ static int reopen_frame(struct lf_walk *w, size_t i, size_t src)
 
 	int fd = -1;
 	int src_fd = w->frames[src].fd;
-	if (src_fd >= 0) {
+	if (src_fd >= 0 && i > 0) {
 		fd = open_upward(w, src_fd, w->frames[src].depth - f->depth);
 		if (fd >= 0 && !same_dir(w, fd, f)) {
 			fd = -1;
@@ -437,8 +437,11 @@ static int reopen_frame(struct lf_walk *w, size_t i, size_t src)
 			src_fd = -1;
 		}
 	}
-	/* Under -L, ".." leads to the target's parent, not the link's. */
-	if (fd < 0 && (src_fd < 0 || lf_walk_is_logical(w))) {
+	/*
+	 * Under -L, ".." leads to the target's parent, not the link's; a root
+	 * is reopened by its path, which leads to it whatever was moved below.
+	 */
+	if (fd < 0 && (src_fd < 0 || lf_walk_is_logical(w) || i == 0)) {
 		fd = open_downward(w, i);
 		if (fd >= 0 && !same_dir(w, fd, f)) {
 			fd = -1;
