@@ -148,3 +148,19 @@ if(TARGET luafind_static)
   install(FILES ${PROJECT_SOURCE_DIR}/man/luafind-lua.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
   install(FILES ${PROJECT_SOURCE_DIR}/man/luafind-scripts.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
 endif()
+
+# `cmake --install --prefix /usr` of a build configured for another prefix
+# keeps that build's layout (lib, lib/lua/5.4), which Debian's linker,
+# pkg-config and lua5.4 search too; it says so, and how to get Debian's own
+# multiarch directories (luafind(3), FILES; luafind-lua(3), STOCK lua5.4).
+if(CMAKE_LIBRARY_ARCHITECTURE AND NOT CMAKE_INSTALL_LIBDIR MATCHES "/${CMAKE_LIBRARY_ARCHITECTURE}$")
+  set(_lf_where_lua "")
+  if(TARGET luafind_static)
+    set(_lf_where_lua ", core.so in /usr/${LUAFIND_INSTALL_CMODDIR}/luafind")
+  endif()
+  install(CODE "
+    if(CMAKE_INSTALL_PREFIX MATCHES \"^/usr/?$\")
+      message(STATUS \"luafind: configured for the prefix ${CMAKE_INSTALL_PREFIX}: libraries in /usr/${CMAKE_INSTALL_LIBDIR}${_lf_where_lua}; for /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}, configure with -DCMAKE_INSTALL_PREFIX=/usr\")
+    endif()
+  ")
+endif()
