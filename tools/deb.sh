@@ -57,7 +57,7 @@ rm -rf "$out"
 mkdir -p "$out"
 # The working tree's tracked files: a stash commit (no ref, no change to the
 # index or the tree) when there are changes, HEAD when there are none.
-tree=$(git stash create)
+tree=$(git -c user.name=deb.sh -c user.email=deb.sh@localhost stash create)
 git archive --prefix="luafind-$upstream/" "${tree:-HEAD}" | tar -x -C "$out"
 
 echo "deb: dpkg-buildpackage -us -uc -b in $src (log: $out/build.log)" >&2
