@@ -5,8 +5,10 @@
 #   bin/luafind, share/man/man1/luafind.1
 #   share/luafind/scripts/*.lua                  the bundled cleanup scripts
 #   share/{bash-completion,zsh,fish}/...         the shell completions
-#   lib/libluafind-core.so, libluafind-core.a    the walk and find's language,
-#                                                no Lua (cmake/libraries.cmake)
+#   ${libdir}/libluafind-core.so, .a             the walk and find's language,
+#                                                no Lua (cmake/libraries.cmake;
+#                                                the .a alone without
+#                                                LUAFIND_SHARED)
 #   include/luafind/{walk,mem,stat,isolate,query,error}.h
 #                                                their headers: <luafind/walk.h>
 #   ${libdir}/pkgconfig/luafind-core.pc          -lluafind-core
@@ -15,7 +17,7 @@
 #                                                luafind::core_static
 #   share/man/man3/luafind.3
 # and with the Lua binding (LUAFIND_WITH_LUA):
-#   lib/libluafind.so, libluafind.a              the same and the binding
+#   ${libdir}/libluafind.so, libluafind.a        the same and the binding
 #   include/luafind/luafind.h                    #include <luafind/luafind.h>
 #   ${libdir}/pkgconfig/luafind.pc               -lluafind and Lua 5.4
 #   ${libdir}/cmake/luafind/                     luafind::lua (shared),
@@ -26,7 +28,10 @@
 #   ${LUAFIND_INSTALL_LMODDIR}/luafind/*.lua     require "luafind"
 #   share/man/man3/luafind-lua.3, share/man/man7/luafind-scripts.7
 #
-# The .pc files are written at install time with the prefix actually used.
+# ${libdir} is CMAKE_INSTALL_LIBDIR (GNUInstallDirs), chosen when the build
+# is configured: lib/<triplet> for the prefix /usr on Debian, lib for any
+# other; `cmake --install --prefix` moves that layout, it does not choose
+# another (luafind(3), FILES).
 
 include(CMakePackageConfigHelpers)
 
@@ -46,10 +51,16 @@ set(_lf_where
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   FILE_SET HEADERS DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS luafind_core_shared luafind_core_static EXPORT luafindCoreTargets ${_lf_where})
+set(_lf_core_libs luafind_core_static)
+set(_lf_lua_libs luafind_static)
+if(LUAFIND_SHARED)
+  list(APPEND _lf_core_libs luafind_core_shared)
+  list(APPEND _lf_lua_libs luafind_shared)
+endif()
+install(TARGETS ${_lf_core_libs} EXPORT luafindCoreTargets ${_lf_where})
 install(EXPORT luafindCoreTargets NAMESPACE luafind:: DESTINATION ${_lf_cmakedir})
-if(TARGET luafind_shared)
-  install(TARGETS luafind_shared luafind_static EXPORT luafindLuaTargets ${_lf_where})
+if(TARGET luafind_static)
+  install(TARGETS ${_lf_lua_libs} EXPORT luafindLuaTargets ${_lf_where})
   install(EXPORT luafindLuaTargets NAMESPACE luafind:: DESTINATION ${_lf_cmakedir})
 endif()
 
@@ -78,10 +89,26 @@ if(LUAFIND_SECCOMP)
 endif()
 set(LF_CONFIG_URING ${LUAFIND_IO_URING})
 set(LF_CONFIG_SECCOMP ${LUAFIND_SECCOMP})
-function(lf_luafind_pc name about requires)
+# A shared library hides what it links (Requires.private, Libs.private:
+# for --static only); the static libraries alone (LUAFIND_SHARED off) name
+# it in Requires and Libs, so that `pkg-config --libs` links them as is.
+function(lf_luafind_pc name about lua)
   set(LF_PC_NAME ${name})
   set(LF_PC_ABOUT ${about})
-  set(LF_PC_REQUIRES ${requires})
+  if(LUAFIND_SHARED)
+    set(LF_PC_REQUIRES "${lua}")
+    set(LF_PC_REQUIRES_PRIVATE "Requires.private: ${LF_PC_PRIVATE}")
+    set(LF_PC_LIBS "")
+    set(LF_PC_LIBS_PRIVATE "Libs.private: -pthread")
+  else()
+    string(STRIP "${lua} ${LF_PC_PRIVATE}" LF_PC_REQUIRES)
+    set(LF_PC_REQUIRES_PRIVATE "")
+    set(LF_PC_LIBS " -pthread")
+    set(LF_PC_LIBS_PRIVATE "")
+  endif()
+  if(LF_PC_REQUIRES)
+    set(LF_PC_REQUIRES "Requires: ${LF_PC_REQUIRES}")
+  endif()
   configure_file(${PROJECT_SOURCE_DIR}/cmake/luafind.pc.in ${PROJECT_BINARY_DIR}/${name}.pc.in @ONLY)
   if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
     install(CODE "
@@ -94,9 +121,9 @@ function(lf_luafind_pc name about requires)
   install(FILES ${PROJECT_BINARY_DIR}/${name}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endfunction()
 lf_luafind_pc(luafind-core "luafind's file tree walker and find expression library, without Lua" "")
-if(TARGET luafind_shared)
+if(TARGET luafind_static)
   lf_luafind_pc(luafind "luafind's file tree walker, find expression library and Lua binding"
-    "Requires: ${LUA_MODULE_NAME}")
+    "${LUA_MODULE_NAME}")
 endif()
 
 # find_package(luafind)
@@ -112,7 +139,7 @@ install(FILES
   DESTINATION ${_lf_cmakedir})
 install(FILES ${PROJECT_SOURCE_DIR}/man/luafind.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
 
-if(TARGET luafind_shared)
+if(TARGET luafind_static)
   # The Lua module for stock lua5.4 (see lua.cmake for the directories).
   install(TARGETS luafind_core LIBRARY DESTINATION ${LUAFIND_INSTALL_CMODDIR}/luafind)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/lua/luafind
@@ -120,4 +147,20 @@ if(TARGET luafind_shared)
     FILES_MATCHING PATTERN "*.lua")
   install(FILES ${PROJECT_SOURCE_DIR}/man/luafind-lua.3 DESTINATION ${CMAKE_INSTALL_MANDIR}/man3)
   install(FILES ${PROJECT_SOURCE_DIR}/man/luafind-scripts.7 DESTINATION ${CMAKE_INSTALL_MANDIR}/man7)
+endif()
+
+# `cmake --install --prefix /usr` of a build configured for another prefix
+# keeps that build's layout (lib, lib/lua/5.4), which Debian's linker,
+# pkg-config and lua5.4 search too; it says so, and how to get Debian's own
+# multiarch directories (luafind(3), FILES; luafind-lua(3), STOCK lua5.4).
+if(CMAKE_LIBRARY_ARCHITECTURE AND NOT CMAKE_INSTALL_LIBDIR MATCHES "/${CMAKE_LIBRARY_ARCHITECTURE}$")
+  set(_lf_where_lua "")
+  if(TARGET luafind_static)
+    set(_lf_where_lua ", core.so in /usr/${LUAFIND_INSTALL_CMODDIR}/luafind")
+  endif()
+  install(CODE "
+    if(CMAKE_INSTALL_PREFIX MATCHES \"^/usr/?$\")
+      message(STATUS \"luafind: configured for the prefix ${CMAKE_INSTALL_PREFIX}: libraries in /usr/${CMAKE_INSTALL_LIBDIR}${_lf_where_lua}; for /usr/lib/${CMAKE_LIBRARY_ARCHITECTURE}, configure with -DCMAKE_INSTALL_PREFIX=/usr\")
+    endif()
+  ")
 endif()

@@ -17,6 +17,10 @@
 #
 # (luafind_core, without _shared, is lua.cmake's Lua module, core.so.)
 # luafind::lua holds all of luafind::core: a host links one of the two.
+#
+# With -DLUAFIND_SHARED=OFF only the static libraries are built and
+# installed, and luafind::core and luafind::lua name them (the Debian
+# package does so until 1.0: debian/README.source says why).
 # The names in the last column are the installed package's
 # (luafindConfig.cmake) and, as ALIAS targets, the build tree's, beside the
 # older luafind::luafind and luafind::luafind_static (the Lua ones).
@@ -60,9 +64,13 @@ function(lf_luafind_libs prefix alias output headers api)
   set(LF_MAP_LIBRARY lib${output}.so)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/exports.map.in ${map} @ONLY)
 
-  add_library(${prefix}_shared SHARED ${ARGN})
+  set(kinds static)
+  if(LUAFIND_SHARED)
+    add_library(${prefix}_shared SHARED ${ARGN})
+    list(APPEND kinds shared)
+  endif()
   add_library(${prefix}_static STATIC ${ARGN})
-  foreach(kind shared static)
+  foreach(kind ${kinds})
     set(t ${prefix}_${kind})
     target_sources(${t} PUBLIC FILE_SET HEADERS
       BASE_DIRS ${PROJECT_SOURCE_DIR}/include FILES ${headers})
@@ -71,27 +79,36 @@ function(lf_luafind_libs prefix alias output headers api)
       ARCHIVE_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
       LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib)
   endforeach()
-  target_link_options(${prefix}_shared PRIVATE -Wl,--version-script=${map})
-  set_target_properties(${prefix}_shared PROPERTIES
-    EXPORT_NAME ${alias}
-    VERSION ${PROJECT_VERSION}
-    SOVERSION ${PROJECT_VERSION_MAJOR}
-    LINK_DEPENDS ${map})
   set_target_properties(${prefix}_static PROPERTIES EXPORT_NAME ${alias}_static)
-  add_library(luafind::${alias} ALIAS ${prefix}_shared)
   add_library(luafind::${alias}_static ALIAS ${prefix}_static)
+  if(LUAFIND_SHARED)
+    target_link_options(${prefix}_shared PRIVATE -Wl,--version-script=${map})
+    set_target_properties(${prefix}_shared PROPERTIES
+      EXPORT_NAME ${alias}
+      VERSION ${PROJECT_VERSION}
+      SOVERSION ${PROJECT_VERSION_MAJOR}
+      LINK_DEPENDS ${map})
+    add_library(luafind::${alias} ALIAS ${prefix}_shared)
+  else()
+    add_library(luafind::${alias} ALIAS ${prefix}_static)
+  endif()
 
   # What the code inside needs: hidden in the shared library, named to the
   # static one's users (as luafind::pcre2... once installed; see
   # luafindConfig.cmake.in).
-  target_link_libraries(${prefix}_shared PRIVATE Threads::Threads)
   target_link_libraries(${prefix}_static INTERFACE Threads::Threads)
   foreach(dep ${LUAFIND_DEPS})
     string(TOUPPER ${dep} var)
-    target_link_libraries(${prefix}_shared PRIVATE PkgConfig::${var})
     target_link_libraries(${prefix}_static INTERFACE
       $<BUILD_INTERFACE:PkgConfig::${var}> $<INSTALL_INTERFACE:luafind::${dep}>)
   endforeach()
+  if(LUAFIND_SHARED)
+    target_link_libraries(${prefix}_shared PRIVATE Threads::Threads)
+    foreach(dep ${LUAFIND_DEPS})
+      string(TOUPPER ${dep} var)
+      target_link_libraries(${prefix}_shared PRIVATE PkgConfig::${var})
+    endforeach()
+  endif()
 endfunction()
 
 # PCRE2 (src/core/regex.c), libacl and libcap (-acl, -capable and the "ca"
@@ -114,11 +131,19 @@ if(TARGET lf_lua)
     "${LUAFIND_CORE_API};${LUAFIND_FIND_API};${LUAFIND_LUA_API}"
     $<TARGET_OBJECTS:lf_core> $<TARGET_OBJECTS:lf_find> $<TARGET_OBJECTS:lf_lua>)
   # The host provides Lua: libluafind calls it but never links it.
-  foreach(t luafind_shared luafind_static)
+  set(_lf_lua_libs luafind_static)
+  if(LUAFIND_SHARED)
+    list(APPEND _lf_lua_libs luafind_shared)
+  endif()
+  foreach(t ${_lf_lua_libs})
     target_link_libraries(${t} INTERFACE
       $<BUILD_INTERFACE:PkgConfig::LUA> $<INSTALL_INTERFACE:luafind::lua54>)
   endforeach()
   # The names of luafind 0.1.0's package.
-  add_library(luafind::luafind ALIAS luafind_shared)
+  if(LUAFIND_SHARED)
+    add_library(luafind::luafind ALIAS luafind_shared)
+  else()
+    add_library(luafind::luafind ALIAS luafind_static)
+  endif()
   add_library(luafind::luafind_static ALIAS luafind_static)
 endif()

@@ -2,7 +2,7 @@
 # ci-checks.sh: the checks CI runs after the README's two commands, one
 # stage or all of them, each failing the run when it fails:
 #
-#	tools/ci-checks.sh [asan] [fuzz] [tsan]	(default: all three)
+#	tools/ci-checks.sh [asan] [fuzz] [tsan] [deb]	(default: all four)
 #
 #   asan  the whole suite built with AddressSanitizer and UBSan, every
 #         finding fatal (-fno-sanitize-recover=all), skips of installed
@@ -12,15 +12,22 @@
 #         timeout or sanitizer report fails, and the input that did it is
 #         kept in build/fuzz/artifacts
 #   tsan  the walker, deletion and embedding tests under ThreadSanitizer
+#   deb   the Debian packages (tools/deb.sh: dpkg-buildpackage, lintian
+#         with no error or warning), installed with apt-get, the
+#         autopkgtests' scripts (debian/tests) run on them, then removed,
+#         leaving nothing (dpkg -L of each package empty).  It installs
+#         into the system (run it on a machine where luafind's packages
+#         may come and go: CI's is fresh)
 #
-# It installs what it needs (clang and libFuzzer's runtime) through
+# It installs what it needs (clang and libFuzzer's runtime, the
+# Build-Depends, lintian, the autopkgtests' Depends) through
 # tools/setup.sh's rule: Debian packages only, apt-get only when missing.
 #
 # SPDX-License-Identifier: MIT
 set -eu
 cd "$(dirname "$0")/.."
 
-stages=${*:-asan fuzz tsan}
+stages=${*:-asan fuzz tsan deb}
 fuzz_seconds=${FUZZ_SECONDS:-60}
 jobs=$(nproc)
 
@@ -109,11 +116,62 @@ stage_tsan() {
 	elapsed tsan "$start"
 }
 
+# The packages debian/control builds, and the autopkgtests' scripts and
+# what they depend on (debian/tests/control).
+deb_packages() {
+	sed -n 's/^Package: *//p' debian/control
+}
+deb_tests() {
+	sed -n 's/^Tests: *//p' debian/tests/control | tr ', ' '\n\n' | grep -v '^$'
+}
+deb_test_depends() {
+	sed -n 's/^Depends: *//p' debian/tests/control | tr ', ' '\n\n' | grep -v '^$' |
+		grep -vxF "$(deb_packages)" | sort -u
+}
+
+stage_deb() {
+	start=$(date +%s)
+	tools/deb.sh
+	arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+	version=$(dpkg-parsechangelog -S Version)
+	debs=
+	for p in $(deb_packages); do
+		debs="$debs ./build/deb/${p}_${version}_$arch.deb"
+	done
+	# shellcheck disable=SC2046
+	need $(deb_test_depends)
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	echo "ci-checks: apt-get install$debs" >&2
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $debs >/dev/null
+	failed=0
+	for t in $(deb_tests); do
+		if (unset AUTOPKGTEST_TMP; "debian/tests/$t"); then
+			echo "ci-checks: autopkgtest $t: PASS" >&2
+		else
+			echo "ci-checks: autopkgtest $t: FAIL" >&2
+			failed=1
+		fi
+	done
+	# shellcheck disable=SC2046
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get remove -y -qq $(deb_packages) >/dev/null
+	for p in $(deb_packages); do
+		left=$(dpkg -L "$p" 2>/dev/null || true)
+		if [ -n "$left" ]; then
+			echo "ci-checks: apt-get remove left $p's files: $left" >&2
+			failed=1
+		fi
+	done
+	elapsed deb "$start"
+	return "$failed"
+}
+
 for s in $stages; do
 	case $s in
-	asan | fuzz | tsan) ;;
+	asan | fuzz | tsan | deb) ;;
 	*)
-		echo "ci-checks: unknown stage '$s' (asan, fuzz or tsan)" >&2
+		echo "ci-checks: unknown stage '$s' (asan, fuzz, tsan or deb)" >&2
 		exit 2
 		;;
 	esac

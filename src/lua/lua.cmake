@@ -171,8 +171,9 @@ if(LUAFIND_TESTING)
   endforeach()
 endif()
 
-# Embedding: install into a scratch prefix, then build hosts against it.
-if(LUAFIND_TESTING)
+# Embedding: install into a scratch prefix, then build hosts against it
+# (the shared libraries and the static ones: not without LUAFIND_SHARED).
+if(LUAFIND_TESTING AND LUAFIND_SHARED)
   set(_lf_embed_work ${PROJECT_BINARY_DIR}/tests/embed-work)
   set(_lf_embed_cflags "")
   if(LUAFIND_SANITIZE)

@@ -8,9 +8,8 @@
 #   - ```sh blocks: shell commands.  The first (tools/setup.sh, then the
 #     whole test suite) is what .ci/run executes, so it is skipped here; in
 #     the others, each `cmake --install build/release ...` line runs with
-#     the build under test for build/release and DESTDIR under WORKDIR
-#     (the first line would write /usr/local), then the luafind it
-#     installed runs --run du;
+#     the build under test for build/release, PREFIX=/usr and DESTDIR
+#     under WORKDIR, then the luafind it installed runs --run du;
 #   - plain ``` blocks whose lines start with "$ ": the command runs (in
 #     sh, from a scratch directory) and its standard output and error must
 #     be the lines shown, where "..." and "<...>" stand for any text;
@@ -19,9 +18,8 @@
 #   - ```lua blocks: run by `luafind --script` in a generated tree holding
 #     what they name (a.txt, Makefile, build/, C files);
 #   - indented blocks (4 spaces) of `luafind ...` lines: each runs and must
-#     exit 0, with HOME a scratch directory whose ~/src is a generated
-#     project (objects, caches, a big old file), and a PATH of "/" (the
-#     whole disk, for du --xdev) replaced by a small generated tree.
+#     exit 0, in a generated project (objects, caches, a big old file), with
+#     HOME a scratch directory.
 # Then the scripts' options as README states them are checked against each
 # script's --help (see below), and README must give the install command.
 # luafind is the build under test, first on PATH.
@@ -59,8 +57,8 @@ awk -v dir="$work" '
 	{ if (indented) { close(file); indented = 0 } prev = $0 }
 ' "$src/README.md"
 
-# A project for ~/src: a C build tree with objects, a Python cache, and a
-# big file untouched for 40 days.
+# The project the indented examples run in (~/src): a C build tree with
+# objects, a Python cache, and a big file untouched for 40 days.
 mkdir -p home/src/proj/build home/src/proj/__pycache__ home/src/data
 printf 'all:\n' >home/src/proj/Makefile
 printf 'int main(void) { return 0; }\n' >home/src/proj/main.c
@@ -69,7 +67,7 @@ printf 'obj' >home/src/proj/build/lib.a
 printf 'pyc' >home/src/proj/__pycache__/m.cpython-311.pyc
 truncate -s 20M home/src/data/big.bin
 touch -d '40 days ago' home/src/data/big.bin
-# "/" for the whole-disk examples.
+# A small tree for the installed luafind's --run du.
 mkdir -p root/usr/lib root/etc
 head -c 5000 /dev/zero >root/usr/lib/libx.so
 printf x >root/etc/hosts
@@ -108,7 +106,7 @@ while [ -f "block.$i" ]; do
 				case $line in
 				"cmake --install build/release"* | "DESTDIR="*"cmake --install build/release"*)
 					cmd=$(printf '%s\n' "$line" | sed "s|^DESTDIR=[^ ]* ||; s|build/release|$build|")
-					(export DESTDIR="$dest" && eval "$cmd") >"install.$i.log" 2>&1 ||
+					(export DESTDIR="$dest" PREFIX=/usr && eval "$cmd") >"install.$i.log" 2>&1 ||
 						{ echo "FAIL: README: $line: $(cat "install.$i.log")" >&2; exit 1; }
 					exe=$(find "$dest" -path '*/bin/luafind' -type f | head -n 1)
 					[ -n "$exe" ] || { echo "FAIL: README: $line: no bin/luafind under $dest" >&2; exit 1; }
@@ -161,16 +159,14 @@ $(cat "want.$i.$c")"
 	indented)
 		while IFS= read -r line; do
 			case $line in luafind*) ;; *) continue ;; esac
-			# "/" as a PATH: the whole disk, here a small tree.
-			cmd=$(printf '%s\n' "$line" | sed "s|[[:space:]]/[[:space:]]| $work/root |; s|[[:space:]]/$| $work/root|")
-			(cd cwd && eval "$cmd") >"ind.out" 2>"ind.err" ||
+			(cd "$HOME/src" && eval "$line") >"ind.out" 2>"ind.err" ||
 				fail "README: $line: exit status $?: $(cat ind.err)"
 			case $line in
 			*"-lua "*) grep -q "data/big.bin" ind.out || fail "README: $line: printed $(cat ind.out)" ;;
 			*"--list-scripts"*) grep -q '^du ' ind.out || fail "README: $line: printed $(cat ind.out)" ;;
 			*"--run build-artifacts --apply"*) [ ! -e "$HOME/src/proj/main.o" ] || fail "README: $line: main.o is still there" ;;
 			*"--run build-artifacts"*) grep -q "proj/main.o" ind.out || fail "README: $line: printed $(cat ind.out)" ;;
-			*"--run du"*) grep -q "	$work/root\$" ind.out || fail "README: $line: printed $(cat ind.out)" ;;
+			*"--run du"*) grep -q "	\.\$" ind.out || fail "README: $line: printed $(cat ind.out)" ;;
 			esac
 			ran=$((ran + 1))
 		done <"block.$i"
