@@ -2,8 +2,10 @@
 # ci-checks.sh: the checks CI runs after the README's two commands, one
 # stage or all of them, each failing the run when it fails:
 #
-#	tools/ci-checks.sh [asan] [fuzz] [tsan] [deb]	(default: all four)
+#	tools/ci-checks.sh [slow] [asan] [fuzz] [tsan] [deb]	(default: all five)
 #
+#   slow  the tests of the slow label, which the README's run leaves out:
+#         a 1,000,000-level chain deleted (ctest --preset release-slow)
 #   asan  the whole suite built with AddressSanitizer and UBSan, every
 #         finding fatal (-fno-sanitize-recover=all), skips of installed
 #         tools failing as in CI
@@ -27,7 +29,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-stages=${*:-asan fuzz tsan deb}
+stages=${*:-slow asan fuzz tsan deb}
 fuzz_seconds=${FUZZ_SECONDS:-60}
 jobs=$(nproc)
 
@@ -48,6 +50,13 @@ need() {
 
 elapsed() {
 	echo "ci-checks: $1 took $(($(date +%s) - $2)) s" >&2
+}
+
+stage_slow() {
+	start=$(date +%s)
+	tools/setup.sh release
+	CI=true ctest --preset release-slow --no-tests=error
+	elapsed slow "$start"
 }
 
 stage_asan() {
@@ -169,9 +178,9 @@ stage_deb() {
 
 for s in $stages; do
 	case $s in
-	asan | fuzz | tsan | deb) ;;
+	slow | asan | fuzz | tsan | deb) ;;
 	*)
-		echo "ci-checks: unknown stage '$s' (asan, fuzz, tsan or deb)" >&2
+		echo "ci-checks: unknown stage '$s' (slow, asan, fuzz, tsan or deb)" >&2
 		exit 2
 		;;
 	esac

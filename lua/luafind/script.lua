@@ -457,7 +457,7 @@ end
 
 -- s:ref(e): a compact reference to the path of e, the entry s:walk just
 -- returned, to keep instead of e.path: the directories above it are shared
--- nodes {name, parent node}, so that keeping a reference per entry costs memory
+-- nodes {name, parent node, depth}, so that keeping a reference per entry costs memory
 -- linear in the depth, not in the length of each path (on a chain of
 -- 100,000 levels, keeping every path would take gigabytes).  script.path
 -- makes the string.  Needs a walk in order "pre" or "both" (in other orders
@@ -470,10 +470,10 @@ function Script:ref(e)
   local k = top       -- the deepest directory whose node is made
   while k >= 0 and not nodes[k] do k = k - 1 end
   for i = k + 1, top do
-    nodes[i] = {names[i], nodes[i - 1] or nil}
+    nodes[i] = {names[i], nodes[i - 1] or nil, i}
   end
   if top == d then return nodes[d] end
-  return {e.name, nodes[top]}
+  return {e.name, nodes[top], d}
 end
 
 -- The path of a reference made by s:ref (a string is returned as it is),
@@ -491,6 +491,34 @@ function M.path(ref)
   for i = n - 1, 1, -1 do parts[n - i] = names[i] end
   local root = names[n]
   return root .. (root:sub(-1) == "/" and "" or "/") .. concat(parts, "/")
+end
+
+-- script.path_before(a, b): whether the path of reference a sorts before
+-- b's (script.path(a) < script.path(b)) without making either string: up
+-- from the deeper one to the other's depth, then up from both to the
+-- directory they share, and only the names below it are compared; on a
+-- chain, where du's ties are the neighbours of one path, a few steps where
+-- making the paths cost the depth each time (quadratic on a tmpfs, whose
+-- directories all have the size 0).
+local function below(ref, d)   -- ref's ancestor at depth d, and the one under it
+  local child
+  while ref[3] > d do child, ref = ref, ref[2] end
+  return ref, child
+end
+
+function M.path_before(a, b)
+  if type(a) == "string" or type(b) == "string" then return M.path(a) < M.path(b) end
+  if a == b then return false end
+  local d = a[3] < b[3] and a[3] or b[3]
+  local x, xc = below(a, d)
+  local y, yc = below(b, d)
+  if x == y then return xc == nil end   -- a is b's ancestor (or b a's)
+  while x[2] ~= y[2] do x, y = x[2], y[2] end
+  if not x[2] then return M.path(a) < M.path(b) end   -- two roots
+  -- Below the shared directory: "name" ends the path or goes on with "/".
+  local xs = x[1] .. ((x ~= a) and "/" or "")
+  local ys = y[1] .. ((y ~= b) and "/" or "")
+  return xs < ys
 end
 
 -- script.top(n, before): keeps the n first of the items added to it in the

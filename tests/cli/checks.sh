@@ -616,6 +616,20 @@ check_delete_links() {
 	echo "ok: links deleted as links under -P, -H and -L"
 }
 
+# A 1,000,000-level chain (the slow label) deleted under ulimit -n 16: every
+# level unlinked, no stat, each level opened at most twice.
+check_chain_million() {
+	c=$work/mchain
+	rm_work "$c"
+	"$mkchain" "$c" 1000000
+	stats=$(ulimit -n 16 && "$luafind" --stats "$c" -delete 2>&1) || fail "-delete failed: $stats"
+	[ ! -e "$c" ] || fail "chain not removed"
+	[ "$(echo "$stats" | counter unlinks)" -eq 1000001 ] || fail "unlinks: $stats"
+	[ "$(echo "$stats" | counter stats)" -le 1 ] || fail "stats during deletion: $stats"
+	[ "$(echo "$stats" | counter opens)" -le 2000002 ] || fail "opens: $stats"
+	echo "ok: 1,000,000-level chain deleted under ulimit -n 16 ($stats)"
+}
+
 # A 100,000-level chain deleted under ulimit -n 16.
 check_delete_chain() {
 	c=$work/dchain

@@ -46,6 +46,36 @@ run du --bytes --top 0 "$T/a" "$T/d" 2>/dev/null | sort >out
 run du --bytes --top 0 --exclude b --exclude 'hard*' "$T" 2>/dev/null | sort >out
 du -B1 --exclude b --exclude 'hard*' "$T" | sort | cmp -s - out || fail "--exclude: $(cat out)"
 
+# Ties in path order, as the strings sort (LC_ALL=C), names that are
+# prefixes of others included: --apparent-size makes every empty
+# directory the same size.  And --top on a 20,000-level chain of equal
+# sizes stays linear (it used to build two paths per comparison: 55 s):
+# on a tmpfs, where every directory's total is 0 blocks.
+E=$work/ties
+mkdir -p "$E/a/x" "$E/a-b" "$E/a.b" "$E/ab/y/z" "$E/a/x-" "$E/b" "$E/a/x/q" "$E/Z"
+run du --bytes --apparent-size --top 0 "$E" >all 2>/dev/null
+LC_ALL=C sort -s -t "$(printf '\t')" -k1,1nr -k2,2 all | cmp -s all - || fail "du: ties not in path order: $(cat all)"
+run du --bytes --apparent-size --top 3 "$E" >out 2>/dev/null
+head -n 3 all | cmp -s - out || fail "du --top 3 on ties: $(cat out), expected $(head -n 3 all)"
+chain=$work/chain
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	chain=$(mktemp -d /dev/shm/luafind-du.XXXXXX)/chain
+fi
+python3 - "$chain" <<'EOF'
+import os, sys
+os.mkdir(sys.argv[1])
+fd = os.open(sys.argv[1], os.O_RDONLY)
+for _ in range(20000):
+    os.mkdir("d", dir_fd=fd)
+    up, fd = fd, os.open("d", os.O_RDONLY, dir_fd=fd)
+    os.close(up)
+EOF
+start=$(date +%s)
+run du --top 3 "$chain" >out 2>/dev/null
+took=$(($(date +%s) - start))
+rm -rf "${chain%/chain}"
+[ $took -lt 20 ] || fail "du --top 3 on a 20,000-level chain took $took s"
+
 # du only reports: no --apply, no --older-than.
 for opt in --apply "--older-than 1d"; do
 	run du $opt "$T" >/dev/null 2>err

@@ -23,7 +23,7 @@ local count, total = 0, 0
 -- linear in the depth), built only to break a tie and to be printed.
 local function before(a, b)
   if a.size ~= b.size then return a.size > b.size end
-  return script.path(a.ref) < script.path(b.ref)
+  return script.path_before(a.ref, b.ref)
 end
 local top = script.top(n, before)
 

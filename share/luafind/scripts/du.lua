@@ -45,7 +45,7 @@ end
 -- largest are kept as the walk goes.
 local function before(a, b)
   if a.size ~= b.size then return a.size > b.size end
-  return script.path(a.ref) < script.path(b.ref)
+  return script.path_before(a.ref, b.ref)
 end
 local top = script.top(n, before)
 
