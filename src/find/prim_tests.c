@@ -21,7 +21,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <langinfo.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
@@ -804,6 +806,14 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
  * (findutils' lib/regextype.c), so that patterns mean exactly what they mean
  * there.  lf_cmdline.regextype indexes this table; 0, the default, is emacs
  * as in GNU find.
+ *
+ * Characters are the user's locale's, as GNU find's after its
+ * setlocale(LC_ALL, ""): glibc's engine reads the locale in force when it
+ * compiles (MB_CUR_MAX, UTF-8 or not) and when it matches (mbrtowc,
+ * towupper), so both run under the context's locale (user_locale); in
+ * UTF-8, "." is one character and matches no invalid byte.  PCRE2 is told
+ * the same with PCRE2_UTF (lf_regex.h's LF_REGEX_UTF) when the locale's
+ * codeset is UTF-8.
  */
 static const struct {
 	char name[20];
@@ -847,6 +857,24 @@ struct path_regex {
 	regex_t posix;
 };
 
+/* Switch this thread to @loc (0: stay), for leave_locale(). */
+static locale_t enter_locale(locale_t loc)
+{
+	return loc ? uselocale(loc) : (locale_t)0;
+}
+
+static void leave_locale(locale_t old)
+{
+	if (old) {
+		uselocale(old);
+	}
+}
+
+static bool locale_is_utf8(locale_t loc)
+{
+	return loc && strcmp(nl_langinfo_l(CODESET, loc), "UTF-8") == 0;
+}
+
 static void free_path_regex(void *data)
 {
 	struct path_regex *r = data;
@@ -870,18 +898,30 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		return NULL;
 	}
 	int type = lf_parser_cmdline(p)->regextype;
+	struct lf_ctx *ctx = lf_parser_ctx(p);
+	lf_ctx_settings(ctx); /* the user's locale */
 	if (regextypes[type].pcre) {
 		/* Anchored at both ends, as find's -regex matches whole paths. */
 		size_t len = strlen(args[0]);
 		char *wrapped = malloc(len + 16);
 		char msg[256];
 		size_t off = 0;
+		unsigned flags = icase ? LF_REGEX_CASELESS : 0;
+		if (locale_is_utf8(ctx->user_locale)) {
+			flags |= LF_REGEX_UTF;
+		}
 		if (wrapped) {
 			memcpy(wrapped, "\\A(?:", 5);
 			memcpy(wrapped + 5, args[0], len);
 			memcpy(wrapped + 5 + len, ")\\z", 3);
-			r->pcre = lf_regex_compile_mem(wrapped, len + 8, icase ? LF_REGEX_CASELESS : 0,
-						       lf_parser_ctx(p)->mem, msg, sizeof(msg), &off);
+			r->pcre = lf_regex_compile_mem(wrapped, len + 8, flags, ctx->mem, msg, sizeof(msg), &off);
+			if (!r->pcre && errno == EILSEQ) {
+				/* A pattern that is no UTF-8 itself (a byte of a
+				 * name that is not either) is matched as bytes, as
+				 * in the C locale: the way to select such names. */
+				r->pcre = lf_regex_compile_mem(wrapped, len + 8, flags & ~LF_REGEX_UTF, ctx->mem, msg,
+							       sizeof(msg), &off);
+			}
 			free(wrapped);
 		}
 		if (!r->pcre) {
@@ -892,7 +932,7 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		}
 	} else {
 		const char *why;
-		size_t max = lf_parser_ctx(p)->regex_max_size;
+		size_t max = ctx->regex_max_size;
 		if (max && !lf_regex_bounded(args[0], max, &why)) {
 			/* glibc's regcomp has no limit: gigabytes for a few nested intervals. */
 			lf_parse_error(p, 1, "regular expression '%s' refused here: %s", args[0], why);
@@ -902,7 +942,9 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		/* Restored after: the syntax is a global of the C library. */
 		reg_syntax_t bits = regextypes[type].syntax | (icase ? RE_ICASE : 0);
 		reg_syntax_t saved = re_set_syntax(bits);
+		locale_t old = enter_locale(ctx->user_locale);
 		const char *msg = re_compile_pattern(args[0], strlen(args[0]), &r->posix);
+		leave_locale(old);
 		re_set_syntax(saved);
 		if (msg) {
 			/* GNU's words: its messages come from the same engine. */
@@ -955,8 +997,11 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 		return false;
 	}
 	/* re_match() returns the length of the longest match at 0, -1 for
-	 * none, -2 for an internal failure (memory). */
+	 * none, -2 for an internal failure (memory); in the locale the
+	 * pattern was compiled in (parse_regex). */
+	locale_t old = enter_locale(ev->cmd->ctx->user_locale);
 	regoff_t n = re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL);
+	leave_locale(old);
 	if (n == -2) {
 		return eval_failed(x, ev, "regular expression matching failed (out of memory)");
 	}
