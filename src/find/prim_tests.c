@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -854,7 +855,9 @@ static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_prim
 
 struct path_regex {
 	struct lf_regex *pcre; /* pcre2, or else: */
-	regex_t posix;
+	regex_t posix;         /* in the user's locale */
+	regex_t ascii;         /* in c_locale, for ASCII paths, if c_locale (ascii_twin) */
+	locale_t c_locale;
 };
 
 /* Switch this thread to @loc (0: stay), for leave_locale(). */
@@ -875,6 +878,70 @@ static bool locale_is_utf8(locale_t loc)
 	return loc && strcmp(nl_langinfo_l(CODESET, loc), "UTF-8") == 0;
 }
 
+/* Whether @loc's @category is glibc's C.UTF-8 (or the C locale). */
+static bool is_c_utf8(locale_t loc, int category)
+{
+	const char *name = nl_langinfo_l(_NL_LOCALE_NAME(category), loc);
+	return strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0 || strcasecmp(name, "C.UTF-8") == 0 ||
+	       strcasecmp(name, "C.utf8") == 0;
+}
+
+/*
+ * The ASCII twin of a GNU -regex: glibc's engine is three to four times
+ * slower in UTF-8 than on bytes, even on ASCII (it decodes every path and
+ * takes "." and brackets a character at a time).  Under C.UTF-8, whose
+ * classes, cases and collation are the C locale's on ASCII, a pattern of
+ * ASCII only matches an ASCII path in the C locale exactly as in UTF-8,
+ * so it is compiled there too and such paths take it.  Other UTF-8 locales
+ * may collate ranges and equivalence classes, or fold cases, their own
+ * way, and always take the multibyte engine, as in GNU find.  Without the
+ * twin (out of memory included) every path takes that engine: slower,
+ * never different.  Called with the syntax bits set.
+ */
+static void ascii_twin(struct path_regex *r, locale_t user, const char *pattern)
+{
+	if (!locale_is_utf8(user) || !is_c_utf8(user, LC_CTYPE) || !is_c_utf8(user, LC_COLLATE)) {
+		return;
+	}
+	for (const char *c = pattern; *c; c++) {
+		if ((unsigned char)*c >= 0x80) {
+			return;
+		}
+	}
+	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (!c) {
+		return;
+	}
+	locale_t old = uselocale(c);
+	const char *msg = re_compile_pattern(pattern, strlen(pattern), &r->ascii);
+	uselocale(old);
+	if (msg) {
+		freelocale(c);
+		return;
+	}
+	r->c_locale = c;
+}
+
+/* Whether @s has no byte above 0x7f, eight bytes at a time (the last
+ * eight overlapping the others). */
+static bool is_ascii(const char *s, size_t len)
+{
+	uint64_t bits = 0, w;
+	if (len < 8) {
+		for (size_t i = 0; i < len; i++) {
+			bits |= (unsigned char)s[i];
+		}
+	} else {
+		for (size_t i = 0; i < len - 8; i += 8) {
+			memcpy(&w, s + i, 8);
+			bits |= w;
+		}
+		memcpy(&w, s + len - 8, 8);
+		bits |= w;
+	}
+	return (bits & 0x8080808080808080u) == 0;
+}
+
 static void free_path_regex(void *data)
 {
 	struct path_regex *r = data;
@@ -883,6 +950,10 @@ static void free_path_regex(void *data)
 			lf_regex_free(r->pcre);
 		} else {
 			regfree(&r->posix);
+		}
+		if (r->c_locale) {
+			regfree(&r->ascii);
+			freelocale(r->c_locale);
 		}
 		free(r);
 	}
@@ -945,6 +1016,9 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		locale_t old = enter_locale(ctx->user_locale);
 		const char *msg = re_compile_pattern(args[0], strlen(args[0]), &r->posix);
 		leave_locale(old);
+		if (!msg) {
+			ascii_twin(r, ctx->user_locale, args[0]);
+		}
 		re_set_syntax(saved);
 		if (msg) {
 			/* GNU's words: its messages come from the same engine. */
@@ -999,8 +1073,14 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 	/* re_match() returns the length of the longest match at 0, -1 for
 	 * none, -2 for an internal failure (memory); in the locale the
 	 * pattern was compiled in (parse_regex). */
-	locale_t old = enter_locale(ev->cmd->ctx->user_locale);
-	regoff_t n = re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL);
+	regex_t *re = &r->posix;
+	locale_t loc = ev->cmd->ctx->user_locale;
+	if (r->c_locale && is_ascii(e->path, e->pathlen)) {
+		re = &r->ascii;
+		loc = r->c_locale;
+	}
+	locale_t old = enter_locale(loc);
+	regoff_t n = re_match(re, e->path, (regoff_t)e->pathlen, 0, NULL);
 	leave_locale(old);
 	if (n == -2) {
 		return eval_failed(x, ev, "regular expression matching failed (out of memory)");
