@@ -856,7 +856,9 @@ static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_prim
 struct path_regex {
 	struct lf_regex *pcre; /* pcre2, or else: */
 	regex_t posix;         /* in the user's locale */
-	regex_t ascii;         /* in c_locale, for ASCII paths, if c_locale (ascii_twin) */
+	/* The twins that paths of ASCII only take (see ascii_twin()): */
+	struct lf_regex *pcre_ascii; /* pcre2 on bytes, or NULL */
+	regex_t ascii;               /* in c_locale, if c_locale */
 	locale_t c_locale;
 };
 
@@ -886,6 +888,16 @@ static bool is_c_utf8(locale_t loc, int category)
 	       strcasecmp(name, "C.utf8") == 0;
 }
 
+static bool pattern_is_ascii(const char *pattern)
+{
+	for (const char *c = pattern; *c; c++) {
+		if ((unsigned char)*c >= 0x80) {
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
  * The ASCII twin of a GNU -regex: glibc's engine is three to four times
  * slower in UTF-8 than on bytes, even on ASCII (it decodes every path and
@@ -897,16 +909,19 @@ static bool is_c_utf8(locale_t loc, int category)
  * way, and always take the multibyte engine, as in GNU find.  Without the
  * twin (out of memory included) every path takes that engine: slower,
  * never different.  Called with the syntax bits set.
+ *
+ * PCRE2's twin, on bytes, needs no such care: PCRE2 never reads
+ * the locale, and on ASCII its Unicode classes (PCRE2_UCP) and case
+ * folding are its ASCII ones; a pattern that only UTF mode accepts
+ * (\x{212a}, which folds to 'k') fails to compile on bytes and gets none.
  */
 static void ascii_twin(struct path_regex *r, locale_t user, const char *pattern)
 {
 	if (!locale_is_utf8(user) || !is_c_utf8(user, LC_CTYPE) || !is_c_utf8(user, LC_COLLATE)) {
 		return;
 	}
-	for (const char *c = pattern; *c; c++) {
-		if ((unsigned char)*c >= 0x80) {
-			return;
-		}
+	if (!pattern_is_ascii(pattern)) {
+		return;
 	}
 	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	if (!c) {
@@ -948,6 +963,7 @@ static void free_path_regex(void *data)
 	if (r) {
 		if (r->pcre) {
 			lf_regex_free(r->pcre);
+			lf_regex_free(r->pcre_ascii);
 		} else {
 			regfree(&r->posix);
 		}
@@ -986,7 +1002,11 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 			memcpy(wrapped + 5, args[0], len);
 			memcpy(wrapped + 5 + len, ")\\z", 3);
 			r->pcre = lf_regex_compile_mem(wrapped, len + 8, flags, ctx->mem, msg, sizeof(msg), &off);
-			if (!r->pcre && errno == EILSEQ) {
+			if (r->pcre && (flags & LF_REGEX_UTF) && pattern_is_ascii(args[0])) {
+				/* ascii_twin()'s, on bytes; none is no error */
+				r->pcre_ascii = lf_regex_compile_mem(wrapped, len + 8, flags & ~LF_REGEX_UTF, ctx->mem,
+								     NULL, 0, NULL);
+			} else if (!r->pcre && errno == EILSEQ) {
 				/* A pattern that is no UTF-8 itself (a byte of a
 				 * name that is not either) is matched as bytes, as
 				 * in the C locale: the way to select such names. */
@@ -1061,9 +1081,10 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 	struct path_regex *r = x->data;
 	const struct lf_entry *e = ev->entry;
 	if (r->pcre) {
-		int rc = lf_regex_exec(r->pcre, e->path, e->pathlen, 0, 0);
+		struct lf_regex *re = r->pcre_ascii && is_ascii(e->path, e->pathlen) ? r->pcre_ascii : r->pcre;
+		int rc = lf_regex_exec(re, e->path, e->pathlen, 0, 0);
 		if (rc < 0) {
-			return eval_failed(x, ev, lf_regex_error(r->pcre));
+			return eval_failed(x, ev, lf_regex_error(re));
 		}
 		return rc == 1;
 	}
