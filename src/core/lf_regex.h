@@ -61,7 +61,9 @@ struct lf_regex;
  * @param erroff  on a pattern error, receives the offset in the pattern
  *                where it was detected (may be NULL)
  * @return the compiled pattern (free it with lf_regex_free()), or NULL with
- *         errno set: EINVAL for a bad pattern or flags, ENOMEM
+ *         errno set: EINVAL for a bad pattern or flags, EILSEQ when
+ *         LF_REGEX_UTF is given and the pattern is not valid UTF-8 (errmsg
+ *         and erroff say where, as for EINVAL), ENOMEM
  */
 struct lf_regex *lf_regex_compile(const char *pattern, size_t len, unsigned flags,
 				  char *errmsg, size_t errlen, size_t *erroff);

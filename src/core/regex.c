@@ -136,7 +136,14 @@ struct lf_regex *lf_regex_compile_mem(const char *pattern, size_t len, unsigned 
 			*erroff = off;
 		}
 		lf_regex_free(re);
-		errno = code == PCRE2_ERROR_HEAP_FAILED || code == PCRE2_ERROR_NOMEMORY ? ENOMEM : EINVAL;
+		if (code == PCRE2_ERROR_HEAP_FAILED || code == PCRE2_ERROR_NOMEMORY) {
+			errno = ENOMEM;
+		} else if (code <= PCRE2_ERROR_UTF8_ERR1 && code >= PCRE2_ERROR_UTF8_ERR21) {
+			/* The pattern itself is not UTF-8: the caller may want bytes. */
+			errno = EILSEQ;
+		} else {
+			errno = EINVAL;
+		}
 		return NULL;
 	}
 	/* JIT may be unavailable (SELinux, an odd CPU): the interpreter still works. */

@@ -68,7 +68,7 @@ struct lf_ctx {
 	size_t msglen;
 	struct lf_idnames ids; /**< user and group names */
 	struct lf_mounts mounts;
-	locale_t user_locale;  /**< the user's locale for -printf, -ls (or 0) */
+	locale_t user_locale;  /**< the user's locale for -printf, -ls, -regex (or 0) */
 	bool settings_ready;   /**< user_locale, ls_now, ls_block_size are set */
 	time_t ls_now;         /**< the time -ls compares dates with */
 	int ls_block_size;     /**< 1024, or 512 under POSIXLY_CORRECT */

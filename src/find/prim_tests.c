@@ -23,12 +23,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <langinfo.h>
 #include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -813,6 +816,14 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
  * (findutils' lib/regextype.c), so that patterns mean exactly what they mean
  * there.  lf_cmdline.regextype indexes this table; 0, the default, is emacs
  * as in GNU find.
+ *
+ * Characters are the user's locale's, as GNU find's after its
+ * setlocale(LC_ALL, ""): glibc's engine reads the locale in force when it
+ * compiles (MB_CUR_MAX, UTF-8 or not) and when it matches (mbrtowc,
+ * towupper), so both run under the context's locale (user_locale); in
+ * UTF-8, "." is one character and matches no invalid byte.  PCRE2 is told
+ * the same with PCRE2_UTF (lf_regex.h's LF_REGEX_UTF) when the locale's
+ * codeset is UTF-8.
  */
 static const struct {
 	char name[20];
@@ -853,8 +864,107 @@ static struct lf_expr *parse_regextype(struct lf_parser *p, const struct lf_prim
 
 struct path_regex {
 	struct lf_regex *pcre; /* pcre2, or else: */
-	regex_t posix;
+	regex_t posix;         /* in the user's locale */
+	/* The twins that paths of ASCII only take (see ascii_twin()): */
+	struct lf_regex *pcre_ascii; /* pcre2 on bytes, or NULL */
+	regex_t ascii;               /* in c_locale, if c_locale */
+	locale_t c_locale;
 };
+
+/* Switch this thread to @loc (0: stay), for leave_locale(). */
+static locale_t enter_locale(locale_t loc)
+{
+	return loc ? uselocale(loc) : (locale_t)0;
+}
+
+static void leave_locale(locale_t old)
+{
+	if (old) {
+		uselocale(old);
+	}
+}
+
+static bool locale_is_utf8(locale_t loc)
+{
+	return loc && strcmp(nl_langinfo_l(CODESET, loc), "UTF-8") == 0;
+}
+
+/* Whether @loc's @category is glibc's C.UTF-8 (or the C locale). */
+static bool is_c_utf8(locale_t loc, int category)
+{
+	const char *name = nl_langinfo_l(_NL_LOCALE_NAME(category), loc);
+	return strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0 || strcasecmp(name, "C.UTF-8") == 0 ||
+	       strcasecmp(name, "C.utf8") == 0;
+}
+
+static bool pattern_is_ascii(const char *pattern)
+{
+	for (const char *c = pattern; *c; c++) {
+		if ((unsigned char)*c >= 0x80) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The ASCII twin of a GNU -regex: glibc's engine is three to four times
+ * slower in UTF-8 than on bytes, even on ASCII (it decodes every path and
+ * takes "." and brackets a character at a time).  Under C.UTF-8, whose
+ * classes, cases and collation are the C locale's on ASCII, a pattern of
+ * ASCII only matches an ASCII path in the C locale exactly as in UTF-8,
+ * so it is compiled there too and such paths take it.  Other UTF-8 locales
+ * may collate ranges and equivalence classes, or fold cases, their own
+ * way, and always take the multibyte engine, as in GNU find.  Without the
+ * twin (out of memory included) every path takes that engine: slower,
+ * never different.  Called with the syntax bits set.
+ *
+ * PCRE2's twin, on bytes, needs no such care: PCRE2 never reads
+ * the locale, and on ASCII its Unicode classes (PCRE2_UCP) and case
+ * folding are its ASCII ones; a pattern that only UTF mode accepts
+ * (\x{212a}, which folds to 'k') fails to compile on bytes and gets none.
+ */
+static void ascii_twin(struct path_regex *r, locale_t user, const char *pattern)
+{
+	if (!locale_is_utf8(user) || !is_c_utf8(user, LC_CTYPE) || !is_c_utf8(user, LC_COLLATE)) {
+		return;
+	}
+	if (!pattern_is_ascii(pattern)) {
+		return;
+	}
+	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (!c) {
+		return;
+	}
+	locale_t old = uselocale(c);
+	const char *msg = re_compile_pattern(pattern, strlen(pattern), &r->ascii);
+	uselocale(old);
+	if (msg) {
+		freelocale(c);
+		return;
+	}
+	r->c_locale = c;
+}
+
+/* Whether @s has no byte above 0x7f, eight bytes at a time (the last
+ * eight overlapping the others). */
+static bool is_ascii(const char *s, size_t len)
+{
+	uint64_t bits = 0, w;
+	if (len < 8) {
+		for (size_t i = 0; i < len; i++) {
+			bits |= (unsigned char)s[i];
+		}
+	} else {
+		for (size_t i = 0; i < len - 8; i += 8) {
+			memcpy(&w, s + i, 8);
+			bits |= w;
+		}
+		memcpy(&w, s + len - 8, 8);
+		bits |= w;
+	}
+	return (bits & 0x8080808080808080u) == 0;
+}
 
 static void free_path_regex(void *data)
 {
@@ -862,8 +972,13 @@ static void free_path_regex(void *data)
 	if (r) {
 		if (r->pcre) {
 			lf_regex_free(r->pcre);
+			lf_regex_free(r->pcre_ascii);
 		} else {
 			regfree(&r->posix);
+		}
+		if (r->c_locale) {
+			regfree(&r->ascii);
+			freelocale(r->c_locale);
 		}
 		free(r);
 	}
@@ -879,18 +994,34 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		return NULL;
 	}
 	int type = lf_parser_cmdline(p)->regextype;
+	struct lf_ctx *ctx = lf_parser_ctx(p);
+	lf_ctx_settings(ctx); /* the user's locale */
 	if (regextypes[type].pcre) {
 		/* Anchored at both ends, as find's -regex matches whole paths. */
 		size_t len = strlen(args[0]);
 		char *wrapped = malloc(len + 16);
 		char msg[256];
 		size_t off = 0;
+		unsigned flags = icase ? LF_REGEX_CASELESS : 0;
+		if (locale_is_utf8(ctx->user_locale)) {
+			flags |= LF_REGEX_UTF;
+		}
 		if (wrapped) {
 			memcpy(wrapped, "\\A(?:", 5);
 			memcpy(wrapped + 5, args[0], len);
 			memcpy(wrapped + 5 + len, ")\\z", 3);
-			r->pcre = lf_regex_compile_mem(wrapped, len + 8, icase ? LF_REGEX_CASELESS : 0,
-						       lf_parser_ctx(p)->mem, msg, sizeof(msg), &off);
+			r->pcre = lf_regex_compile_mem(wrapped, len + 8, flags, ctx->mem, msg, sizeof(msg), &off);
+			if (r->pcre && (flags & LF_REGEX_UTF) && pattern_is_ascii(args[0])) {
+				/* ascii_twin()'s, on bytes; none is no error */
+				r->pcre_ascii = lf_regex_compile_mem(wrapped, len + 8, flags & ~LF_REGEX_UTF, ctx->mem,
+								     NULL, 0, NULL);
+			} else if (!r->pcre && errno == EILSEQ) {
+				/* A pattern that is no UTF-8 itself (a byte of a
+				 * name that is not either) is matched as bytes, as
+				 * in the C locale: the way to select such names. */
+				r->pcre = lf_regex_compile_mem(wrapped, len + 8, flags & ~LF_REGEX_UTF, ctx->mem, msg,
+							       sizeof(msg), &off);
+			}
 			free(wrapped);
 		}
 		if (!r->pcre) {
@@ -901,7 +1032,7 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		}
 	} else {
 		const char *why;
-		size_t max = lf_parser_ctx(p)->regex_max_size;
+		size_t max = ctx->regex_max_size;
 		if (max && !lf_regex_bounded(args[0], max, &why)) {
 			/* glibc's regcomp has no limit: gigabytes for a few nested intervals. */
 			lf_parse_error(p, 1, "regular expression '%s' refused here: %s", args[0], why);
@@ -911,7 +1042,12 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		/* Restored after: the syntax is a global of the C library. */
 		reg_syntax_t bits = regextypes[type].syntax | (icase ? RE_ICASE : 0);
 		reg_syntax_t saved = re_set_syntax(bits);
+		locale_t old = enter_locale(ctx->user_locale);
 		const char *msg = re_compile_pattern(args[0], strlen(args[0]), &r->posix);
+		leave_locale(old);
+		if (!msg) {
+			ascii_twin(r, ctx->user_locale, args[0]);
+		}
 		re_set_syntax(saved);
 		if (msg) {
 			/* GNU's words: its messages come from the same engine. */
@@ -954,9 +1090,10 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 	struct path_regex *r = x->data;
 	const struct lf_entry *e = ev->entry;
 	if (r->pcre) {
-		int rc = lf_regex_exec(r->pcre, e->path, e->pathlen, 0, 0);
+		struct lf_regex *re = r->pcre_ascii && is_ascii(e->path, e->pathlen) ? r->pcre_ascii : r->pcre;
+		int rc = lf_regex_exec(re, e->path, e->pathlen, 0, 0);
 		if (rc < 0) {
-			return eval_failed(x, ev, lf_regex_error(r->pcre));
+			return eval_failed(x, ev, lf_regex_error(re));
 		}
 		return rc == 1;
 	}
@@ -964,8 +1101,17 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 		return false;
 	}
 	/* re_match() returns the length of the longest match at 0, -1 for
-	 * none, -2 for an internal failure (memory). */
-	regoff_t n = re_match(&r->posix, e->path, (regoff_t)e->pathlen, 0, NULL);
+	 * none, -2 for an internal failure (memory); in the locale the
+	 * pattern was compiled in (parse_regex). */
+	regex_t *re = &r->posix;
+	locale_t loc = ev->cmd->ctx->user_locale;
+	if (r->c_locale && is_ascii(e->path, e->pathlen)) {
+		re = &r->ascii;
+		loc = r->c_locale;
+	}
+	locale_t old = enter_locale(loc);
+	regoff_t n = re_match(re, e->path, (regoff_t)e->pathlen, 0, NULL);
+	leave_locale(old);
 	if (n == -2) {
 		return eval_failed(x, ev, "regular expression matching failed (out of memory)");
 	}

@@ -9,6 +9,10 @@
  * loop for an unbounded one; "?": 1 more).  Groups nest on a stack
  * bounded by the pattern's length; sizes saturate at the maximum.
  *
+ * A UTF-8 sequence is one atom of its length in bytes: in a UTF-8 locale
+ * regcomp repeats the whole character ("é{1,255}" is 255 copies of two
+ * bytes), in the C locale only its last byte, which this over-estimates.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "regex_bound.h"
@@ -29,6 +33,18 @@ static size_t mul(size_t a, size_t b, size_t max)
 static size_t add(size_t a, size_t b, size_t max)
 {
 	return a + b > max + 1 || a + b < a ? max + 1 : a + b;
+}
+
+/* The bytes of the UTF-8 sequence whose lead byte is at @p, up to 4. */
+static size_t utf8_len(const char *p)
+{
+	unsigned char c = (unsigned char)*p;
+	size_t want = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
+	size_t n = 1;
+	while (n < want && ((unsigned char)p[n] & 0xc0) == 0x80) {
+		n++;
+	}
+	return n;
 }
 
 /* The upper bound of the interval at @p ("{" already passed), and its end. */
@@ -115,8 +131,11 @@ bool lf_regex_bounded(const char *pattern, size_t max_size, const char **why)
 			last = 1;
 			stack[depth].cur = add(stack[depth].cur, 1, max_size);
 		} else {
-			last = 1;
-			stack[depth].cur = add(stack[depth].cur, 1, max_size);
+			/* A character: its other bytes too, if it has some. */
+			size_t n = utf8_len(next - 1);
+			next += n - 1;
+			last = n;
+			stack[depth].cur = add(stack[depth].cur, n, max_size);
 		}
 		p = next;
 		/* Only the current level grew: a group's size reaches its parent at ')'. */

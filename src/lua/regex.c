@@ -115,7 +115,10 @@ static struct lfb_regex *check_regex(lua_State *L)
  * regex(pattern [, flags]) -> a compiled regex; raises on a bad pattern
  * ("luafind.regex: MESSAGE at offset N").  flags: "i" caseless, "x"
  * extended, "s" dot matches newline, "m" multiline, "u" UTF-8 (invalid
- * sequences never match, never fail).
+ * sequences never match, never fail).  The locale plays no part: Lua's
+ * strings are bytes, and a script that wants characters says "u", so a
+ * regex means the same under every LC_ALL (find's -regex, which follows
+ * the locale as GNU find does, is prim_tests.c's).
  */
 static int mod_regex(lua_State *L)
 {
@@ -141,7 +144,7 @@ static int mod_regex(lua_State *L)
 		r->re = lf_regex_compile_mem(pat, len, flags, mem, msg, sizeof(msg), &off);
 	}
 	if (!r->re) {
-		if (errno == EINVAL) {
+		if (errno == EINVAL || errno == EILSEQ) {
 			return luaL_error(L, "luafind.regex: %s at offset %d", msg, (int)off);
 		}
 		if (errno == ENOMEM) {

@@ -4,8 +4,9 @@
 #	diff_delete.sh LUAFIND TREES CASES [--nodac|--dac] [REFERENCE]
 #
 # Each case line is "TREE ARGS...": TREE is copied afresh (cp -a) for each
-# program, both run ARGS inside their copy's parent with LC_ALL=C, and their
-# outputs, messages, exit statuses and what is left of the tree must match.
+# program, both run ARGS inside their copy's parent with LC_ALL=C
+# (LUAFIND_TEST_LOCALE if set: lib.sh), and their outputs, messages, exit
+# statuses and what is left of the tree must match.
 # The reference is GNU find unless named (bfs, where luafind follows bfs):
 # with another reference only exit statuses and what is left are compared,
 # as its messages and the paths it reaches through links are its own.
@@ -26,6 +27,7 @@ else
 	parts="rc left"
 fi
 [ "$nodac" = --dac ] || need_nodac "--nodac, to drop root's DAC capabilities"
+need_test_locale "$(basename "$cases")"
 work=$(mktemp -d)
 clean_on_success "$work"
 
@@ -37,7 +39,7 @@ one() { # one NAME PROGRAM TREE ARGS...
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	cp -a "$trees/$tree" "$dir/"
-	(cd "$dir" && LC_ALL=C run_as "$nodac" "$prog" "$@") >"$work/$name.out" 2>"$work/$name.err"
+	(cd "$dir" && LC_ALL=$test_locale run_as "$nodac" "$prog" "$@") >"$work/$name.out" 2>"$work/$name.err"
 	echo $? >"$work/$name.rc"
 	normalize_err "$work/$name.err"
 	chmod -R u+rwx "$dir" 2>/dev/null

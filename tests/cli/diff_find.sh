@@ -5,9 +5,10 @@
 #
 # Every non-empty, non-comment line of the CASES file is a list of arguments
 # (shell words: quotes work) given to both `luafind` and `/usr/bin/find`,
-# run in TREES with LC_ALL=C.  Standard output is compared sorted (NUL-split
-# when the arguments say -print0), standard error sorted with the program
-# name unified, and the exit statuses must be equal.  With --nodac both run
+# run in TREES with LC_ALL=C (LUAFIND_TEST_LOCALE if set: lib.sh).  Standard
+# output is compared sorted (NUL-split when the arguments say -print0),
+# standard error sorted with the program name unified, and the exit statuses
+# must be equal.  With --nodac both run
 # with the DAC capabilities dropped, so mode-000 directories stop even root.
 # The reference is GNU find unless named (bfs 4, where luafind follows POSIX
 # and bfs over GNU): then only standard output and exit statuses are
@@ -31,6 +32,7 @@ else
 	[ -x "$find" ] || skip_tool "$find" "the reference of $(basename "$cases")"
 fi
 [ "$nodac" = --dac ] || need_nodac "--nodac, to drop root's DAC capabilities"
+need_test_locale "$(basename "$cases")"
 work=$(mktemp -d)
 clean_on_success "$work"
 
@@ -47,9 +49,9 @@ sorted() { # sorted FILE NUL?
 # run_both ARG...: luafind, then the reference, on the case; their outputs
 # sorted in $work/[lf].sorted, messages normalized, exit statuses in lrc/frc.
 run_both() {
-	(cd "$trees" && LC_ALL=C run_as "$nodac" "$luafind" "$@") >"$work/l.out" 2>"$work/l.err"
+	(cd "$trees" && LC_ALL=$test_locale run_as "$nodac" "$luafind" "$@") >"$work/l.out" 2>"$work/l.err"
 	lrc=$?
-	(cd "$trees" && LC_ALL=C run_as "$nodac" "$find" "$@") >"$work/f.out" 2>"$work/f.err"
+	(cd "$trees" && LC_ALL=$test_locale run_as "$nodac" "$find" "$@") >"$work/f.out" 2>"$work/f.err"
 	frc=$?
 	if [ "${LF_DIFF_STATUS:-}" = 1 ]; then
 		# The reference's status without -noerror: whether errors were met.

@@ -4,7 +4,8 @@
 #	diff_pairs.sh LUAFIND TREES CASES
 #
 # Each case line is "LUAFIND-ARGS ||| FIND-ARGS" (shell words); both run in
-# TREES with LC_ALL=C, and their sorted outputs and exit statuses must match.
+# TREES with LC_ALL=C (LUAFIND_TEST_LOCALE if set: lib.sh), and their sorted
+# outputs and exit statuses must match.
 # This is how -lua expressions are checked against the find expressions
 # they mean.
 set -u
@@ -15,6 +16,7 @@ trees=${2:?}
 cases=${3:?}
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
 need_gnu_find "the find queries the -lua ones mean"
+need_test_locale "$(basename "$cases")"
 work=$(mktemp -d)
 clean_on_success "$work"
 
@@ -26,9 +28,9 @@ while IFS= read -r line || [ -n "$line" ]; do
 	largs=${line%%|||*}
 	fargs=${line#*|||}
 	eval "set -- $largs"
-	(cd "$trees" && LC_ALL=C "$luafind" "$@") 2>"$work/l.err" | sort >"$work/l.out"
+	(cd "$trees" && LC_ALL=$test_locale "$luafind" "$@") 2>"$work/l.err" | sort >"$work/l.out"
 	eval "set -- $fargs"
-	(cd "$trees" && LC_ALL=C /usr/bin/find "$@") 2>"$work/f.err" | sort >"$work/f.out"
+	(cd "$trees" && LC_ALL=$test_locale /usr/bin/find "$@") 2>"$work/f.err" | sort >"$work/f.out"
 	normalize_err "$work/l.err" "$work/f.err"
 	if cmp -s "$work/l.out" "$work/f.out" && cmp -s "$work/l.err" "$work/f.err"; then
 		printf 'ok: %s\n' "$line"

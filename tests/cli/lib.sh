@@ -78,8 +78,23 @@ run_as() {
 
 # normalize_err FILE...: make find's and luafind's messages comparable: one
 # program name, and without luafind's own additions (typo suggestions, the
-# command line with a caret under the bad argument).
+# command line with a caret under the bad argument).  GNU find's quotes in a
+# UTF-8 locale (U+2018, U+2019) become the C locale's, which luafind uses
+# whatever the locale (luafind(1), DIFFERENCES).
 normalize_err() {
-	sed -i -e 's/^[^:]*find: /luafind: /' -e '/^luafind: did you mean /d' \
-	       -e '/^luafind:  /d' -e '/^ *\^~*$/d' "$@"
+	LC_ALL=C sed -i -e 's/^[^:]*find: /luafind: /' -e '/^luafind: did you mean /d' \
+	       -e '/^luafind:  /d' -e '/^ *\^~*$/d' -e "s/\xe2\x80[\x98\x99]/'/g" "$@"
+}
+
+# test_locale: the LC_ALL the differential tests (diff_*.sh) run both
+# programs under: C, or LUAFIND_TEST_LOCALE (C.UTF-8 for the runs that
+# check characters, as tests/CMakeLists.txt sets it).
+test_locale=${LUAFIND_TEST_LOCALE:-C}
+
+# need_test_locale WHY: skip_tool unless $test_locale exists (glibc 2.35
+# and later build C.UTF-8 in; Debian's libc-bin ships it anyway).
+need_test_locale() {
+	[ "$test_locale" = C ] && return 0
+	[ -z "$(LC_ALL=$test_locale locale charmap 2>&1 >/dev/null)" ] ||
+		skip_tool "the locale $test_locale" "$1"
 }

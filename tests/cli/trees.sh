@@ -20,6 +20,9 @@
 #                  a link through a file ("f/")
 # DEST/regexnames names with the characters regex syntaxes tell apart: + | { }
 #                  ( ) [ ] ? * and backslashes, and "?:" (Emacs' shy groups)
+# DEST/mbnames    multibyte and invalid names for -regex in a UTF-8 locale:
+#                  é É café CAFÉ ω Ω 漢 漢字, bytes 0xff alone and within
+#                  names, the same again in d/ (an ASCII name, for -delete)
 # DEST/files0      NUL-separated lists of roots (relative to DEST) for
 #                  -files0-from, with an empty name, a missing one, no final NUL
 #
@@ -207,6 +210,16 @@ mkdir regexnames
 for n in a b aa aab ab abb a+b 'a|b' 'a{2}' 'a{2' '(a)' 'a(b' 'a)b' '[a]' 'a?' 'a*' '*a' \
 	 '+a' '{' '}' 'a\b' 'a\+b' 'a\|b' 'a\{2\}' '\(a\)' 'a.b' 'a^b' 'a$b' 'A+B' 'AB' '?:ab' '?:a' '?a'; do
 	: >"regexnames/$n"
+done
+
+# mbnames: characters of two and three bytes in UTF-8, cases that fold
+# (é É, ω Ω), and bytes that are no UTF-8 (a lone 0xff, one between ASCII
+# letters, one after a valid character)
+mkdir -p mbnames/d
+ff=$(printf '\377')
+for n in é É café CAFÉ ω Ω 漢 漢字 ab "$ff" "a${ff}b" "é${ff}"; do
+	: >"mbnames/$n"
+	: >"mbnames/d/$n"
 done
 
 # files0: lists of roots for -files0-from, run from DEST

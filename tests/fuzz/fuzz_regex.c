@@ -1,7 +1,8 @@
 /*
  * fuzz_regex.c: the PCRE2 facade (src/core/regex.c): the first byte picks
- * the flags, the input up to the first NUL is the pattern, the rest the
- * subject, matched from every start the way re:gmatch iterates.
+ * the flags (UTF-8 mode included), the input up to the first NUL is the
+ * pattern, the rest the subject, matched from every start the way
+ * re:gmatch iterates.
  */
 #include "lf_regex.h"
 
@@ -14,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1) {
 		return 0;
 	}
-	unsigned flags = data[0] & 0x7;
+	unsigned flags = data[0] & 0x1f; /* enum lf_regex_flags, LF_REGEX_UTF included */
 	const char *rest = (const char *)data + 1;
 	size_t len = size - 1;
 	const char *nul = memchr(rest, '\0', len);

@@ -122,6 +122,29 @@ T.raises("luafind.regex: missing closing parenthesis at offset 4", lf.regex, "(a
 T.raises("luafind.regex: quantifier does not follow a repeatable item at offset 0", lf.regex, "*a")
 T.raises("at offset", lf.regex, "[z-a]")
 T.raises("luafind.regex: ", lf.regex, "\\")
+T.raises("luafind.regex: UTF-8 error: illegal byte (0xfe or 0xff) at offset 1", lf.regex, "a\xff", "u")
+assert(lf.regex("a\xff"):test("a\xff"), "without u, any byte")
+
+-- The locale: lf.regex is bytes under every LC_ALL (say "u" for
+-- characters), while lf.find's -regex follows it, as the command line's.
+do
+  local work = T.workdir()
+  T.sh("mkdir -p " .. T.q(work .. "/t"))
+  T.write(work .. "/t/caf\xc3\xa9", "")
+  local code = ([[
+    local lf = require "luafind"
+    local find = lf.find or lf.core.find
+    local n, m = 0, 0
+    for _ in find(%q, "-regex", ".*/caf.") do n = n + 1 end
+    for _ in find(%q, "-regextype", "pcre2", "-regex", ".*/caf.") do m = m + 1 end
+    print(lf.regex("^caf.$"):test("caf\xc3\xa9"), lf.regex("^caf.$", "u"):test("caf\xc3\xa9"), n, m)
+  ]]):format(work .. "/t", work .. "/t")
+  local c = T.run_lua(work, code, "LC_ALL=C")
+  assert(c == "false\ttrue\t0\t0\n", c)
+  local utf8 = T.run_lua(work, code, "LC_ALL=C.UTF-8")
+  assert(utf8 == "false\ttrue\t1\t1\n", utf8)
+  T.ok("regex: lf.regex is bytes in every locale, lf.find's -regex follows it")
+end
 
 -- Methods check their object.
 do

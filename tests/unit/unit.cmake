@@ -50,6 +50,13 @@ target_link_libraries(test_idset PRIVATE lf_find PkgConfig::CMOCKA)
 set_target_properties(test_idset PROPERTIES C_EXTENSIONS ON)
 add_test(NAME unit.idset COMMAND test_idset)
 
+# Characters in -regex (lf_regex.h's LF_REGEX_UTF, regex_bound.c, prim_tests.c)
+# under LC_ALL=C and C.UTF-8, as a C host sees them: lf_find, no wraps.
+add_executable(test_regex ${CMAKE_CURRENT_LIST_DIR}/test_regex.c)
+target_link_libraries(test_regex PRIVATE lf_find PkgConfig::CMOCKA)
+set_target_properties(test_regex PROPERTIES C_EXTENSIONS ON)
+add_test(NAME unit.regex COMMAND test_regex)
+
 # -j and the rule for LF_WALK_READ_AHEAD (parse.c, query.c): lf_find, no wraps.
 add_executable(test_parse ${CMAKE_CURRENT_LIST_DIR}/test_parse.c)
 target_link_libraries(test_parse PRIVATE lf_find PkgConfig::CMOCKA)
