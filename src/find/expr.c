@@ -316,7 +316,7 @@ const char *lf_expr_basename(const struct lf_entry *e, char *buf, size_t size)
 bool lf_eval_name(const struct lf_expr *x, struct lf_eval *ev)
 {
 	char buf[4096];
-	return fnmatch(x->str, lf_expr_basename(ev->entry, buf, sizeof(buf)), 0) == 0;
+	return lf_pattern_match(x, ev, lf_expr_basename(ev->entry, buf, sizeof(buf)), 0);
 }
 
 /*

@@ -177,6 +177,14 @@ lf_eval_fn lf_eval_print, lf_eval_print0, lf_eval_prune, lf_eval_quit, lf_eval_l
 lf_eval_fn lf_eval_name, lf_eval_hidden, lf_eval_type, lf_eval_delete, lf_eval_unique;
 
 /**
+ * Whether the shell pattern of -name, -iname, -path, -lname... (x->str)
+ * matches @subject under fnmatch @flags, in the user's locale as GNU find
+ * matches it (or in C where that is the same: x->num, set when parsed,
+ * prim_tests.c).
+ */
+bool lf_pattern_match(const struct lf_expr *x, const struct lf_eval *ev, const char *subject, int flags);
+
+/**
  * The name find's tests see: the last component of the path, or for a root
  * the path without trailing slashes ("/" for a root of slashes only).
  * Writes into @buf when the path must be trimmed.

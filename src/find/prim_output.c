@@ -17,6 +17,7 @@
 #include "primary.h"
 #include "printf.h"
 #include "sink.h"
+#include "ulocale.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -44,14 +45,7 @@
  */
 static locale_t enter_locale(const struct lf_ctx *ctx)
 {
-	return ctx->user_locale ? uselocale(ctx->user_locale) : (locale_t)0;
-}
-
-static void leave_locale(locale_t old)
-{
-	if (old) {
-		uselocale(old);
-	}
+	return lf_ulocale_enter(ctx->user_locale);
 }
 
 /* ---- actions ---------------------------------------------------------------- */
@@ -129,7 +123,7 @@ static bool eval_printf(const struct lf_expr *x, struct lf_eval *ev)
 	struct lf_printf_out out = {lf_sink_begin(a->sink, ev), lf_sink_tty(a->sink), report_sink_error, &se};
 	lf_printf_render(a->format, ev, st, &out);
 	lf_sink_end(a->sink);
-	leave_locale(old);
+	lf_ulocale_leave(old);
 	return true;
 }
 
@@ -290,7 +284,7 @@ static bool eval_ls(const struct lf_expr *x, struct lf_eval *ev)
 	locale_t old = enter_locale(ev->cmd->ctx);
 	list_file(lf_sink_begin(a->sink, ev), ev, st);
 	lf_sink_end(a->sink);
-	leave_locale(old);
+	lf_ulocale_leave(old);
 	return true;
 }
 
@@ -298,14 +292,14 @@ void lf_out_write_name_tty(const struct lf_ctx *ctx, struct lf_out *o, const cha
 {
 	locale_t old = enter_locale(ctx);
 	lf_out_write_displayable(o, name, len);
-	leave_locale(old);
+	lf_ulocale_leave(old);
 }
 
 void lf_out_write_entry_colored(const struct lf_ctx *ctx, struct lf_out *o, struct lf_entry *e)
 {
 	locale_t old = enter_locale(ctx);
 	lf_color_write_entry(o->colors, o, e, NULL);
-	leave_locale(old);
+	lf_ulocale_leave(old);
 }
 
 /* ---- -fprint, -fprint0 ------------------------------------------------------ */
@@ -320,7 +314,7 @@ static bool eval_fprint(const struct lf_expr *x, struct lf_eval *ev)
 	} else if (lf_sink_tty(a->sink)) {
 		locale_t old = enter_locale(ev->cmd->ctx);
 		lf_out_write_displayable(o, e->path, e->pathlen);
-		leave_locale(old);
+		lf_ulocale_leave(old);
 	} else {
 		lf_out_write(o, e->path, e->pathlen);
 	}

@@ -18,6 +18,7 @@
 #include "lf_regex.h"
 #include "primary.h"
 #include "regex_bound.h"
+#include "ulocale.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -697,11 +698,14 @@ static bool eval_nogroup(const struct lf_expr *x, struct lf_eval *ev)
 
 /* ---- -name ------------------------------------------------------------ */
 
+static void pattern_locale(struct lf_parser *p, struct lf_expr *x);
+
 static struct lf_expr *parse_name(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	struct lf_expr *x = lf_parse_node(p, prim);
 	if (x) {
 		x->str = args[0];
+		pattern_locale(p, x);
 		if (strchr(args[0], '/') && strcmp(args[0], "/") != 0 && lf_parser_warn(p)) {
 			lf_diag_warn(lf_parser_ctx(p), "'%s' matches against basenames only, but the given pattern contains a "
 				     "directory separator ('/'), thus the expression will evaluate to false all "
@@ -769,12 +773,48 @@ static struct lf_expr *parse_type(struct lf_parser *p, const struct lf_primary *
 
 /* ---- names and paths -------------------------------------------------- */
 
+/*
+ * Where a shell pattern is matched (x->num): as GNU find, in the user's
+ * locale, so that "?" and "[...]" take a character and -iname folds "É";
+ * but the process's C locale gives the same answers, for less (glibc's
+ * fnmatch decodes both strings in a multibyte locale), when the locale is
+ * C, or when an ASCII pattern meets an ASCII subject under C.UTF-8.
+ */
+enum { MATCH_IN_C, MATCH_ASCII_IN_C, MATCH_IN_USER };
+
+static void pattern_locale(struct lf_parser *p, struct lf_expr *x)
+{
+	lf_ctx_settings(lf_parser_ctx(p)); /* the user's locale */
+	locale_t user = lf_parser_ctx(p)->user_locale;
+	if (!user || (lf_ulocale_ascii_is_c(user) && !lf_ulocale_is_utf8(user))) {
+		x->num = MATCH_IN_C;
+	} else if (lf_ulocale_ascii_is_c(user) && lf_ulocale_ascii(x->str)) {
+		x->num = MATCH_ASCII_IN_C;
+	} else {
+		x->num = MATCH_IN_USER;
+	}
+}
+
+bool lf_pattern_match(const struct lf_expr *x, const struct lf_eval *ev, const char *subject, int flags)
+{
+	if (x->num == MATCH_IN_C || (x->num == MATCH_ASCII_IN_C && lf_ulocale_ascii(subject))) {
+		return fnmatch(x->str, subject, flags) == 0;
+	}
+	locale_t old = lf_ulocale_enter(ev->cmd->ctx->user_locale);
+	int r = fnmatch(x->str, subject, flags);
+	lf_ulocale_leave(old);
+	return r == 0;
+}
+
 static struct lf_expr *parse_pattern(struct lf_parser *p, const struct lf_primary *prim, char **args)
 {
 	struct lf_expr *x = lf_parse_node(p, prim);
 	if (x) {
 		x->str = args[0];
 		x->mask = prim->name[1] == 'i' ? FNM_CASEFOLD : 0;
+		if (prim->nargs == 1) {
+			pattern_locale(p, x); /* -empty is parsed here too, with no pattern */
+		}
 	}
 	return x;
 }
@@ -782,13 +822,13 @@ static struct lf_expr *parse_pattern(struct lf_parser *p, const struct lf_primar
 static bool eval_iname(const struct lf_expr *x, struct lf_eval *ev)
 {
 	char buf[4096];
-	return fnmatch(x->str, lf_expr_basename(ev->entry, buf, sizeof(buf)), FNM_CASEFOLD) == 0;
+	return lf_pattern_match(x, ev, lf_expr_basename(ev->entry, buf, sizeof(buf)), FNM_CASEFOLD);
 }
 
 /* -path, -wholename: '*' matches '/' too, as in find. */
 static bool eval_path(const struct lf_expr *x, struct lf_eval *ev)
 {
-	return fnmatch(x->str, ev->entry->path, (int)x->mask) == 0;
+	return lf_pattern_match(x, ev, ev->entry->path, (int)x->mask);
 }
 
 /* -lname: a symbolic link whose target matches. */
@@ -805,7 +845,7 @@ static bool eval_lname(const struct lf_expr *x, struct lf_eval *ev)
 		return false;
 	}
 	target[n] = '\0';
-	return fnmatch(x->str, target, (int)x->mask) == 0;
+	return lf_pattern_match(x, ev, target, (int)x->mask);
 }
 
 /* ---- -regex ----------------------------------------------------------- */
@@ -871,42 +911,6 @@ struct path_regex {
 	locale_t c_locale;
 };
 
-/* Switch this thread to @loc (0: stay), for leave_locale(). */
-static locale_t enter_locale(locale_t loc)
-{
-	return loc ? uselocale(loc) : (locale_t)0;
-}
-
-static void leave_locale(locale_t old)
-{
-	if (old) {
-		uselocale(old);
-	}
-}
-
-static bool locale_is_utf8(locale_t loc)
-{
-	return loc && strcmp(nl_langinfo_l(CODESET, loc), "UTF-8") == 0;
-}
-
-/* Whether @loc's @category is glibc's C.UTF-8 (or the C locale). */
-static bool is_c_utf8(locale_t loc, int category)
-{
-	const char *name = nl_langinfo_l(_NL_LOCALE_NAME(category), loc);
-	return strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0 || strcasecmp(name, "C.UTF-8") == 0 ||
-	       strcasecmp(name, "C.utf8") == 0;
-}
-
-static bool pattern_is_ascii(const char *pattern)
-{
-	for (const char *c = pattern; *c; c++) {
-		if ((unsigned char)*c >= 0x80) {
-			return false;
-		}
-	}
-	return true;
-}
-
 /*
  * The ASCII twin of a GNU -regex: glibc's engine is three to four times
  * slower in UTF-8 than on bytes, even on ASCII (it decodes every path and
@@ -926,10 +930,10 @@ static bool pattern_is_ascii(const char *pattern)
  */
 static void ascii_twin(struct path_regex *r, locale_t user, const char *pattern)
 {
-	if (!locale_is_utf8(user) || !is_c_utf8(user, LC_CTYPE) || !is_c_utf8(user, LC_COLLATE)) {
+	if (!lf_ulocale_is_utf8(user) || !lf_ulocale_ascii_is_c(user)) {
 		return;
 	}
-	if (!pattern_is_ascii(pattern)) {
+	if (!lf_ulocale_ascii(pattern)) {
 		return;
 	}
 	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
@@ -1003,7 +1007,7 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		char msg[256];
 		size_t off = 0;
 		unsigned flags = icase ? LF_REGEX_CASELESS : 0;
-		if (locale_is_utf8(ctx->user_locale)) {
+		if (lf_ulocale_is_utf8(ctx->user_locale)) {
 			flags |= LF_REGEX_UTF;
 		}
 		if (wrapped) {
@@ -1011,7 +1015,7 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 			memcpy(wrapped + 5, args[0], len);
 			memcpy(wrapped + 5 + len, ")\\z", 3);
 			r->pcre = lf_regex_compile_mem(wrapped, len + 8, flags, ctx->mem, msg, sizeof(msg), &off);
-			if (r->pcre && (flags & LF_REGEX_UTF) && pattern_is_ascii(args[0])) {
+			if (r->pcre && (flags & LF_REGEX_UTF) && lf_ulocale_ascii(args[0])) {
 				/* ascii_twin()'s, on bytes; none is no error */
 				r->pcre_ascii = lf_regex_compile_mem(wrapped, len + 8, flags & ~LF_REGEX_UTF, ctx->mem,
 								     NULL, 0, NULL);
@@ -1042,9 +1046,9 @@ static struct lf_expr *parse_regex(struct lf_parser *p, const struct lf_primary 
 		/* Restored after: the syntax is a global of the C library. */
 		reg_syntax_t bits = regextypes[type].syntax | (icase ? RE_ICASE : 0);
 		reg_syntax_t saved = re_set_syntax(bits);
-		locale_t old = enter_locale(ctx->user_locale);
+		locale_t old = lf_ulocale_enter(ctx->user_locale);
 		const char *msg = re_compile_pattern(args[0], strlen(args[0]), &r->posix);
-		leave_locale(old);
+		lf_ulocale_leave(old);
 		if (!msg) {
 			ascii_twin(r, ctx->user_locale, args[0]);
 		}
@@ -1109,9 +1113,9 @@ static bool eval_regex(const struct lf_expr *x, struct lf_eval *ev)
 		re = &r->ascii;
 		loc = r->c_locale;
 	}
-	locale_t old = enter_locale(loc);
+	locale_t old = lf_ulocale_enter(loc);
 	regoff_t n = re_match(re, e->path, (regoff_t)e->pathlen, 0, NULL);
-	leave_locale(old);
+	lf_ulocale_leave(old);
 	if (n == -2) {
 		return eval_failed(x, ev, "regular expression matching failed (out of memory)");
 	}
