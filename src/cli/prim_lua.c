@@ -216,8 +216,12 @@ static void push_script_dirs(lua_State *L)
 	}
 #endif
 #ifdef LUAFIND_SOURCE_SCRIPTS
-	lua_pushstring(L, LUAFIND_SOURCE_SCRIPTS); /* running from the build tree */
-	lua_rawseti(L, -2, ++n);
+	if (lf_lua_in_build_tree()) {
+		/* Only the build tree's executable: an installed one never
+		 * looks into the directory it was built from. */
+		lua_pushstring(L, LUAFIND_SOURCE_SCRIPTS);
+		lua_rawseti(L, -2, ++n);
+	}
 #endif
 #ifdef LUAFIND_INSTALL_SCRIPTS
 	lua_pushstring(L, LUAFIND_INSTALL_SCRIPTS);

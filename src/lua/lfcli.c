@@ -47,7 +47,7 @@ struct lf_lua_pred {
  * built in (directly there: an install under that directory, as the
  * embed.relocate test makes, is an install).
  */
-static bool in_build_tree(void)
+bool lf_lua_in_build_tree(void)
 {
 #if defined(LUAFIND_BUILD_BINDIR) && defined(LUAFIND_BUILD_LUADIR)
 	char exe[PATH_MAX];
@@ -101,7 +101,7 @@ static int init_state(lua_State *L)
 	lua_getglobal(L, "package");
 	int n = 0;
 #ifdef LUAFIND_BUILD_LUADIR
-	if (in_build_tree()) {
+	if (lf_lua_in_build_tree()) {
 		lua_pushliteral(L, LUAFIND_BUILD_LUADIR "/?.lua;" LUAFIND_BUILD_LUADIR "/?/init.lua;");
 		n++;
 	}

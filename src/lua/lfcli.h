@@ -25,6 +25,7 @@
 #ifndef LF_LFCLI_H
 #define LF_LFCLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "walk.h"
@@ -49,6 +50,13 @@ struct lua_State;
  */
 struct lf_ctx;
 struct lua_State *lf_lua_new(struct lf_ctx *ctx);
+
+/**
+ * Whether the running executable is the one in the build directory it was
+ * built in (not an installed copy): then it takes its Lua files and bundled
+ * scripts from the source tree, and an installed one never does.
+ */
+bool lf_lua_in_build_tree(void);
 
 /**
  * A sandboxed state (luafind.h's lf_sandbox_new, with the limits @lim)
