@@ -398,6 +398,26 @@ do
   T.ok("find: -s, -S")
 end
 
+-- -exclude-caches (lf.walk's exclude_caches): nothing below a directory
+-- whose CACHEDIR.TAG has the signature; the directory itself is returned.
+do
+  local c = work .. "/caches"
+  T.sh("mkdir -p " .. T.q(c .. "/cache/sub") .. " " .. T.q(c .. "/fake") .. " && cd " .. T.q(c) ..
+       " && printf 'Signature: 8a477f597d28d172789f06886806bc55' > cache/CACHEDIR.TAG" ..
+       " && : > cache/sub/x && printf 'Signature: no' > fake/CACHEDIR.TAG && : > fake/y")
+  T.same(collect(c, "-exclude-caches"), {c, c .. "/cache", c .. "/fake", c .. "/fake/CACHEDIR.TAG", c .. "/fake/y"},
+         "-exclude-caches")
+  local walked = {}
+  for e in lf.walk{c, exclude_caches = true} do walked[#walked + 1] = e.path end
+  table.sort(walked)
+  T.same(walked, collect(c, "-exclude-caches"), "lf.walk{exclude_caches = true}")
+  local it, s, ctl, w = find(c, "-exclude-caches", "-name", "x")
+  for _ in it, s, ctl, w do end
+  assert(w:stats().tags == 2 and w:stats().stats == 1, w:stats().tags)
+  T.raises("is written in the expression here (-exclude-caches)", find, {c, exclude_caches = true})
+  T.ok("find: -exclude-caches")
+end
+
 -- -limit N (bfs): the walk ends the Nth time -limit is evaluated, after that
 -- entry (returned if the expression is true for it); no action is needed,
 -- the loop is one.
