@@ -13,13 +13,14 @@ Then: -nocolor, NO_COLOR (empty counts as unset), -color off a terminal,
 -fprint, -ls, -printf, ca, and messages.  Exit 77 if a tool is missing.
 """
 import os
-import pty
 import re
-import select
 import shutil
 import socket
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from on_pty import on_pty  # noqa: E402
 
 luafind, work = sys.argv[1], sys.argv[2]
 failures = 0
@@ -29,29 +30,6 @@ def fail(msg):
     global failures
     failures += 1
     print("FAIL: " + msg)
-
-
-def on_pty(argv, env, cwd):
-    """stdout and stderr of argv, both on one pty (\r\n made \n)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(cwd)
-        os.execve(argv[0], argv, env)
-    out = b""
-    while True:
-        try:
-            r, _, _ = select.select([fd], [], [], 30)
-            if not r:
-                break
-            data = os.read(fd, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        out += data
-    os.waitpid(pid, 0)
-    os.close(fd)
-    return out.replace(b"\r\n", b"\n")
 
 
 def environ(ls_colors, **extra):

@@ -13,13 +13,14 @@ for ls 9.1's BEL); where links are not written (no colors: a pipe,
 system call per entry (strace).  Exit 77 if a tool is missing.
 """
 import os
-import pty
 import re
-import select
 import shutil
 import socket
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from on_pty import on_pty  # noqa: E402
 
 luafind, work = sys.argv[1], sys.argv[2]
 failures = 0
@@ -47,29 +48,6 @@ def environ(**extra):
 
 def run(args, cwd, **extra):
     return subprocess.run([luafind] + args, env=environ(**extra), cwd=cwd, capture_output=True).stdout
-
-
-def on_pty(argv, env, cwd):
-    """stdout of argv on a pty (\r\n made \n)."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(cwd)
-        os.execve(argv[0], argv, env)
-    out = b""
-    while True:
-        try:
-            r, _, _ = select.select([fd], [], [], 30)
-            if not r:
-                break
-            data = os.read(fd, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        out += data
-    os.waitpid(pid, 0)
-    os.close(fd)
-    return out.replace(b"\r\n", b"\n")
 
 
 tree = os.path.join(work, "h")
