@@ -885,7 +885,7 @@ check_debug_opts() {
 # on stdout and exit status.
 check_perm_posix() {
 	bfs4=${BFS4:-/tmp/bfs-4.1.4/bin/bfs}
-	[ -x "$bfs4" ] || skip_tool "bfs 4 ($bfs4, built by tools/setup.sh)" "the reference for symbolic -perm"
+	need_reference "$bfs4" "the reference for symbolic -perm"
 	t=$work/perm
 	chmod -R u+rwx "$t" 2>/dev/null || true
 	rm -rf "$t"

@@ -29,7 +29,7 @@ case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
 if [ "$find" = /usr/bin/find ]; then
 	need_gnu_find "the reference of $(basename "$cases")"
 else
-	[ -x "$find" ] || skip_tool "$find" "the reference of $(basename "$cases")"
+	need_reference "$find" "the reference of $(basename "$cases")"
 fi
 [ "$nodac" = --dac ] || need_nodac "--nodac, to drop root's DAC capabilities"
 need_test_locale "$(basename "$cases")"

@@ -33,7 +33,7 @@ cases=${4:?}
 nodac=${5:?}
 ref=${6:?}
 case $luafind in /*) ;; *) luafind=$PWD/$luafind ;; esac
-[ -x "$ref" ] || skip_tool "$ref" "the reference of $(basename "$cases")"
+need_reference "$ref" "the reference of $(basename "$cases")"
 need_cmd setfattr "setting extended attributes (Debian's attr)"
 need_cmd setfacl "setting ACLs (Debian's acl)"
 need_cmd setcap "setting file capabilities (Debian's libcap2-bin)"

@@ -28,6 +28,16 @@ need_cmd() {
 	command -v "$1" >/dev/null 2>&1 || skip_tool "$1" "$2"
 }
 
+# need_reference BIN WHY: BIN, the reference a differential test compares
+# with, must run; bfs 4 is not a Debian 12 package, so say how to get it.
+need_reference() {
+	[ -x "$1" ] && return 0
+	case $1 in
+	*bfs*) skip_tool "$1 (bfs 4.1 or later: tools/setup.sh builds bfs 4.1.4 into build/tools when bfs's sources are beside the checkout, as CI has them; or configure with -DLUAFIND_BFS4=PATH to one you built)" "$2" ;;
+	*) skip_tool "$1" "$2" ;;
+	esac
+}
+
 # need_gnu_find WHY: /usr/bin/find must be GNU find (findutils).
 need_gnu_find() {
 	[ -x /usr/bin/find ] && /usr/bin/find . -maxdepth 0 --version 2>/dev/null | grep -q 'GNU findutils' ||
