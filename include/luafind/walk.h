@@ -194,6 +194,15 @@ enum lf_walk_flags {
 	 * LF_WALK_READ_AHEAD and LF_WALK_STAT_AHEAD, which it turns off.
 	 */
 	LF_WALK_EXCLUDE_CACHES = 1 << 8,
+	/**
+	 * Under LF_WALK_READ_AHEAD, with the cache warm: never share the
+	 * reading of directories (and their stats) with a worker, or always
+	 * share it.  Without either, the walk times itself both ways in turn
+	 * and keeps to the faster (sharing pays while a core is idle).  For
+	 * benchmarks and tests; a walk on one CPU never shares.
+	 */
+	LF_WALK_SHARE_NEVER = 1 << 9,
+	LF_WALK_SHARE_ALWAYS = 1 << 10,
 };
 
 /** The signature a CACHEDIR.TAG starts with (43 bytes, no NUL). */

@@ -15,13 +15,21 @@
  * thread), three made a listing 1.6x slower.  With a cold cache a job
  * spends most of its time blocked in the kernel, and every worker helps:
  * the I/O requests overlap.  So the queue starts dormant: the walker
- * submits only samples (lf_ioq_awake() says when) and reads the other
+ * submits only samples (lf_ioq_running() says when) and reads the other
  * directories itself, as it would without the queue; a dormant queue's jobs
  * get no kids.  A job counts its worker's voluntary context switches
  * (getrusage); one that blocked wakes every worker, and a run of
  * UNBLOCKED_RUN jobs that did not puts the queue back to sleep.  Wall time
  * against CPU time cannot tell: a worker preempted on a busy machine looks
  * blocked, and more workers then make it busier still.
+ *
+ * A warm walk shares its jobs instead, while a core is idle (the walker
+ * decides by timing it, lf_ioq_share()): then the workers run every job,
+ * as many as the process has CPUs besides the walker's, and the walker,
+ * when the directory it needs next is still being read, runs the next
+ * pending job itself rather than wait.  Both threads read directories in
+ * the walk's order, and none twice.  A worker on the job the walker needs
+ * next left both threads idle in turn, and no faster than one alone.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -37,6 +45,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -68,6 +77,13 @@
  * are quick (the queue is dormant), and when they wait for I/O. */
 #define TAKE_SPIN_NS 30000
 #define TAKE_SPIN_IO_NS 3000
+
+/*
+ * How long an idle worker of a shared walk polls for the next job before it
+ * sleeps: the walker submits a few jobs per directory, microseconds apart,
+ * and a futex wake per directory costs about as much as reading one.
+ */
+#define SHARE_IDLE_SPIN_NS 50000
 
 enum {
 	JOB_PENDING = 0, /* on the stack, nobody has it */
@@ -102,13 +118,18 @@ struct lf_ioq {
 	pthread_cond_t done; /* a job the walker waits for is done */
 	pthread_t *threads;
 	unsigned nworkers, started;
+	unsigned indexed; /* workers that took their index */
 	bool stop;
 	unsigned sleeping, waiting;
 	atomic_bool awake;   /* jobs wait for I/O (written under the lock) */
+	atomic_bool share;   /* the walk shares its warm jobs (the walker's call) */
+	unsigned share_workers; /* workers that run jobs while shared */
 	unsigned unblocked;  /* jobs in a row that did not wait for I/O */
+	unsigned recent;     /* whether the last jobs waited for I/O, a bit each, the last lowest */
 	struct lf_ioq_job *top; /* of the stack */
 	struct lf_ioq_job *free_jobs;
 	unsigned live, max_jobs;
+	atomic_uint pushed; /* jobs pushed so far, polled by idle workers of a shared walk */
 	unsigned stat_jobs;       /* live jobs with stats */
 	atomic_uint windows;      /* stat windows the walker holds (lf_ioq_windows) */
 	atomic_int rings;         /* io_uring instances the workers may still set up */
@@ -119,6 +140,7 @@ struct lf_ioq {
 /* What a worker keeps from one job to the next. */
 struct worker {
 	struct lf_ioq *q;
+	unsigned index; /* among the workers; the walker's UINT_MAX */
 	struct lf_ring *ring; /* for its stats, set up with its first job that has some */
 	bool ring_tried;
 };
@@ -276,7 +298,10 @@ static int start_workers(struct lf_ioq *q, unsigned n);
 /* A job waited for I/O or not: how many workers may run.  Under the lock. */
 static void pace(struct lf_ioq *q, bool blocked)
 {
-	if (blocked) {
+	q->recent = q->recent << 1 | blocked;
+	/* Shared, two blocked jobs of the last eight (a lone page fault on a
+	 * job's buffer under the other thread's mmap is not a cold cache). */
+	if (blocked && (!q->share || __builtin_popcount(q->recent & 0xff) >= 2)) {
 		q->unblocked = 0;
 		if (!q->awake) {
 			q->awake = true;
@@ -287,40 +312,97 @@ static void pace(struct lf_ioq *q, bool blocked)
 				pthread_cond_broadcast(&q->work);
 			}
 		}
-	} else if (++q->unblocked >= UNBLOCKED_RUN) {
+	} else if (!blocked && ++q->unblocked >= UNBLOCKED_RUN) {
 		q->awake = false;
 	}
+}
+
+/* Whether the jobs run in the workers: they wait for I/O, or are shared. */
+static bool running(const struct lf_ioq *q)
+{
+	return atomic_load_explicit(&q->awake, memory_order_relaxed) ||
+	       atomic_load_explicit(&q->share, memory_order_relaxed);
+}
+
+/*
+ * Run @job, taken off the stack (BUSY), then publish it: its kids pushed
+ * while the workers run every job, its state DONE.  Without the lock.
+ */
+static void run_published(struct lf_ioq *q, struct lf_ioq_job *job, struct worker *wk)
+{
+	bool blocked = run_job(job, wk, running(q));
+	pthread_mutex_lock(&q->lock);
+	pace(q, blocked);
+	if (job->ncand && running(q)) {
+		const char *names[LF_IOQ_KIDS];
+		for (unsigned k = 0; k < job->ncand; k++) {
+			names[k] = ((const struct lf_dirent *)(job->buf + job->kid_recs[k]))->d_name;
+		}
+		job->nkids = push_locked(q, job->fd, job->depth + 1, names, job->ncand, job->stats, job->kids);
+		if (job->nkids > 1 && q->sleeping) {
+			pthread_cond_signal(&q->work);
+		}
+	}
+	atomic_store_explicit(&job->state, JOB_DONE, memory_order_release);
+	if (q->waiting) {
+		pthread_cond_broadcast(&q->done);
+	}
+	pthread_mutex_unlock(&q->lock);
+}
+
+/* The top pending job, now BUSY, or NULL.  Under the lock. */
+static struct lf_ioq_job *pop_locked(struct lf_ioq *q)
+{
+	struct lf_ioq_job *job = q->top;
+	if (job) {
+		unlink_job(q, job);
+		atomic_store_explicit(&job->state, JOB_BUSY, memory_order_relaxed);
+	}
+	return job;
+}
+
+/* Whether worker @wk may take jobs now: a shared warm walk keeps to its CPUs.  Under the lock. */
+static bool may_run(const struct lf_ioq *q, const struct worker *wk)
+{
+	return q->awake || !q->share || wk->index < q->share_workers;
+}
+
+/*
+ * Poll for a job a while without the lock.  Under the lock.
+ * @return whether one came
+ */
+static bool idle_spin(struct lf_ioq *q)
+{
+	unsigned seen = atomic_load_explicit(&q->pushed, memory_order_relaxed);
+	pthread_mutex_unlock(&q->lock);
+	uint64_t until = lf_now_ns() + SHARE_IDLE_SPIN_NS;
+	bool came = false;
+	for (unsigned k = 1; !came; k++) {
+		lf_cpu_relax();
+		came = atomic_load_explicit(&q->pushed, memory_order_relaxed) != seen;
+		if (k % 64 == 0 && lf_now_ns() > until) {
+			break;
+		}
+	}
+	pthread_mutex_lock(&q->lock);
+	return came || q->top;
 }
 
 static void *worker_main(void *arg)
 {
 	struct lf_ioq *q = arg;
-	struct worker wk = {q, NULL, false};
+	struct worker wk = {q, 0, NULL, false};
 	pthread_mutex_lock(&q->lock);
+	wk.index = q->indexed++;
 	while (!q->stop) {
-		struct lf_ioq_job *job = q->top;
+		struct lf_ioq_job *job = may_run(q, &wk) ? pop_locked(q) : NULL;
 		if (job) {
-			unlink_job(q, job);
-			atomic_store_explicit(&job->state, JOB_BUSY, memory_order_relaxed);
 			pthread_mutex_unlock(&q->lock);
-			bool blocked = run_job(job, &wk, atomic_load_explicit(&q->awake, memory_order_relaxed));
+			run_published(q, job, &wk);
 			pthread_mutex_lock(&q->lock);
-			pace(q, blocked);
-			if (job->ncand && q->awake) {
-				const char *names[LF_IOQ_KIDS];
-				for (unsigned k = 0; k < job->ncand; k++) {
-					names[k] = ((const struct lf_dirent *)(job->buf + job->kid_recs[k]))->d_name;
-				}
-				job->nkids = push_locked(q, job->fd, job->depth + 1, names, job->ncand, job->stats,
-							 job->kids);
-				if (job->nkids > 1 && q->sleeping) {
-					pthread_cond_signal(&q->work);
-				}
-			}
-			atomic_store_explicit(&job->state, JOB_DONE, memory_order_release);
-			if (q->waiting) {
-				pthread_cond_broadcast(&q->done);
-			}
+			continue;
+		}
+		if (q->share && !q->awake && may_run(q, &wk) && (idle_spin(q) || q->stop)) {
 			continue;
 		}
 		q->sleeping++;
@@ -354,6 +436,13 @@ struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, unsigned rings, i
 	pthread_cond_init(&q->done, NULL);
 	q->nworkers = workers;
 	atomic_init(&q->awake, false);
+	atomic_init(&q->share, false);
+	cpu_set_t cpus;
+	int ncpus = sched_getaffinity(0, sizeof(cpus), &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+	q->share_workers = ncpus > 1 ? (unsigned)ncpus - 1 : 0;
+	if (q->share_workers > workers) {
+		q->share_workers = workers;
+	}
 	q->max_jobs = max_jobs;
 	atomic_init(&q->rings, (int)rings);
 	atomic_init(&q->stats_slow, false);
@@ -490,6 +579,9 @@ static unsigned push_locked(struct lf_ioq *q, int dir_fd, int depth, const char 
 		q->live++;
 		q->stat_jobs += stats;
 	}
+	if (made) {
+		atomic_fetch_add_explicit(&q->pushed, 1, memory_order_relaxed);
+	}
 	for (unsigned k = made; k-- > 0;) {
 		struct lf_ioq_job *job = jobs[k];
 		job->up = NULL;
@@ -521,9 +613,29 @@ unsigned lf_ioq_submit(struct lf_ioq *q, int dir_fd, int depth, const char *cons
 	return made;
 }
 
-bool lf_ioq_awake(const struct lf_ioq *q)
+bool lf_ioq_running(const struct lf_ioq *q)
 {
-	return atomic_load_explicit(&q->awake, memory_order_relaxed);
+	return running(q);
+}
+
+bool lf_ioq_share(struct lf_ioq *q, bool on)
+{
+	if (on && !q->share_workers) {
+		return false;
+	}
+	if (on == atomic_load_explicit(&q->share, memory_order_relaxed)) {
+		return on;
+	}
+	pthread_mutex_lock(&q->lock);
+	atomic_store_explicit(&q->share, on, memory_order_relaxed);
+	if (on && !q->stop && q->started < q->share_workers) {
+		start_workers(q, q->share_workers);
+	}
+	if (on && q->top && q->sleeping) {
+		pthread_cond_broadcast(&q->work);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return on;
 }
 
 void lf_ioq_windows(struct lf_ioq *q, unsigned held)
@@ -535,11 +647,25 @@ void lf_ioq_windows(struct lf_ioq *q, unsigned held)
  * Withdraw the job if no worker has it, else wait until it is done.
  * @return its state afterwards: JOB_WITHDRAWN or JOB_DONE
  */
-static int settle(struct lf_ioq *q, struct lf_ioq_job *job)
+static int settle(struct lf_ioq *q, struct lf_ioq_job *job, bool help)
 {
 	int state = atomic_load_explicit(&job->state, memory_order_acquire);
 	if (state == JOB_DONE || state == JOB_WITHDRAWN) {
 		return state;
+	}
+	/* Shared: run the next pending jobs meanwhile, which the walk needs soon. */
+	if (help && state == JOB_BUSY && atomic_load_explicit(&q->share, memory_order_relaxed)) {
+		struct worker wk = {q, UINT_MAX, NULL, true};
+		do {
+			pthread_mutex_lock(&q->lock);
+			struct lf_ioq_job *next = pop_locked(q);
+			pthread_mutex_unlock(&q->lock);
+			if (!next) {
+				break;
+			}
+			run_published(q, next, &wk);
+			state = atomic_load_explicit(&job->state, memory_order_acquire);
+		} while (state == JOB_BUSY);
 	}
 	if (state == JOB_BUSY) {
 		/* Likely done soon: a small directory read from the cache. */
@@ -581,12 +707,12 @@ static int settle(struct lf_ioq *q, struct lf_ioq_job *job)
 
 void lf_ioq_settle(struct lf_ioq *q, struct lf_ioq_job *job)
 {
-	settle(q, job);
+	settle(q, job, false);
 }
 
 int lf_ioq_take(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_result *res)
 {
-	if (settle(q, job) != JOB_DONE) {
+	if (settle(q, job, true) != JOB_DONE) {
 		return -1;
 	}
 	res->fd = job->fd;
@@ -619,7 +745,7 @@ void lf_ioq_done(struct lf_ioq *q, struct lf_ioq_job *job)
 
 void lf_ioq_drop(struct lf_ioq *q, struct lf_ioq_job *job, struct lf_ioq_work *work)
 {
-	if (settle(q, job) == JOB_DONE) {
+	if (settle(q, job, false) == JOB_DONE) {
 		work->opens++;
 		work->getdents += job->getdents;
 		work->stats += job->nstats;

@@ -110,12 +110,22 @@ unsigned lf_ioq_submit(struct lf_ioq *q, int dir_fd, int depth, const char *cons
 #define LF_IOQ_SAMPLE_EVERY 32
 
 /**
- * Whether jobs have been blocking on I/O lately, so that the workers run
- * every job: while not (the queue is dormant), the caller submits only one
- * directory in LF_IOQ_SAMPLE_EVERY, and reads the others by itself, as
- * quickly as a worker would with the cache warm.
+ * Share the jobs of a warm walk (@on) or not: while shared, the workers
+ * run every job (as many workers as the process has CPUs besides the
+ * caller's), and lf_ioq_take() runs the next pending jobs in the caller's
+ * thread while the one it takes is still being read.  The walker decides,
+ * by timing the walk both ways: it pays only while a core is idle.
+ * @return whether the jobs are shared now (never on one CPU)
  */
-bool lf_ioq_awake(const struct lf_ioq *q);
+bool lf_ioq_share(struct lf_ioq *q, bool on);
+
+/**
+ * Whether the workers run every job: jobs have been blocking on I/O lately,
+ * or the walk shares them.  While not (the queue is dormant), the caller
+ * submits only one directory in LF_IOQ_SAMPLE_EVERY, and reads the others
+ * by itself, as quickly as a worker would with the cache warm.
+ */
+bool lf_ioq_running(const struct lf_ioq *q);
 
 /**
  * Tell the queue how many windows of stat results the walker holds: jobs

@@ -15,6 +15,8 @@
  */
 #define _GNU_SOURCE
 #include "prefetch.h"
+
+#include "probe.h"
 #include "spin.h"
 
 #include <errno.h>
@@ -107,13 +109,7 @@ struct lf_prefetch {
 	unsigned live;
 	unsigned adopted; /* of the live windows, those lf_prefetch_adopt() made */
 
-	/* The walker's own: choosing between with and without the thread. */
-	bool on;              /* submit windows now */
-	bool probing;         /* measuring both ways, or running the faster */
-	unsigned slice_left;  /* entries left in this slice */
-	unsigned slices_left; /* slices left in this stage */
-	uint64_t slice_start; /* ns */
-	uint64_t probe_ns[2]; /* [on]: time spent each way in this probe */
+	struct lf_probe probe; /* the walker's own: with or without the thread */
 };
 
 /* The newest window with names nobody has started on; under the lock. */
@@ -194,46 +190,18 @@ struct lf_prefetch *lf_prefetch_new(void)
 	pthread_mutex_init(&pf->lock, NULL);
 	pthread_cond_init(&pf->work, NULL);
 	pthread_cond_init(&pf->left, NULL);
-	pf->on = true;
-	pf->probing = true;
-	pf->slice_left = SLICE_ENTRIES;
-	pf->slices_left = PROBE_SLICES;
-	pf->slice_start = lf_now_ns();
+	lf_probe_init(&pf->probe, SLICE_ENTRIES, PROBE_SLICES, RUN_SLICES);
 	return pf;
-}
-
-/* A slice is over: time it, and choose how the next one goes. */
-static void next_slice(struct lf_prefetch *pf)
-{
-	uint64_t now = lf_now_ns();
-	if (pf->probing) {
-		pf->probe_ns[pf->on] += now - pf->slice_start;
-	}
-	pf->slice_start = now;
-	pf->slice_left = SLICE_ENTRIES;
-	if (--pf->slices_left > 0) {
-		if (pf->probing) {
-			pf->on = !pf->on;
-		}
-		return;
-	}
-	if (pf->probing) {
-		pf->on = pf->probe_ns[1] < pf->probe_ns[0];
-		pf->slices_left = RUN_SLICES;
-	} else {
-		pf->on = true;
-		pf->probe_ns[0] = pf->probe_ns[1] = 0;
-		pf->slices_left = PROBE_SLICES;
-	}
-	pf->probing = !pf->probing;
 }
 
 bool lf_prefetch_tick(struct lf_prefetch *pf)
 {
-	if (--pf->slice_left == 0) {
-		next_slice(pf);
-	}
-	return pf->on;
+	return lf_probe_tick(&pf->probe);
+}
+
+void lf_prefetch_restart(struct lf_prefetch *pf)
+{
+	lf_probe_restart_slice(&pf->probe);
 }
 
 /* Stats the thread made that nobody took. */

@@ -57,6 +57,12 @@ size_t lf_prefetch_memory(void);
 bool lf_prefetch_tick(struct lf_prefetch *pf);
 
 /**
+ * The walk went on some other way since the last lf_prefetch_tick() (the I/O
+ * queue's jobs statted for it): leave that time out of the measurement.
+ */
+void lf_prefetch_restart(struct lf_prefetch *pf);
+
+/**
  * Stop the thread, release every window still live, free @pf (NULL is fine).
  * Stats the thread made that nobody took are added to *@wasted.
  */

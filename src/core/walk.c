@@ -22,6 +22,15 @@
 #define FD_RESERVE 8
 /* Jobs the I/O queue may have at once (each holds an fd and 16 KiB). */
 #define QUEUE_JOBS 256
+
+/*
+ * A warm walk shares the queue's jobs while that is faster (ioq.c): slices
+ * of SHARE_SLICE_ENTRIES entries, SHARE_PROBE_SLICES of them with and
+ * without in turn, then SHARE_RUN_SLICES the faster way (probe.h).
+ */
+#define SHARE_SLICE_ENTRIES 16384
+#define SHARE_PROBE_SLICES 4
+#define SHARE_RUN_SLICES 32
 /* ...under a memory account, which is charged for all of them (50 KiB each). */
 #define ACCOUNTED_JOBS 16
 /* What a thread of the walk costs an account besides its buffers: the
@@ -75,6 +84,12 @@ static void start_queue(struct lf_walk *w)
 	if (w->ioq) {
 		w->max_fds -= jobs + rings;
 		w->ioq_sample = 1; /* the first region: a cold walk shows at once */
+		if (o->flags & LF_WALK_SHARE_ALWAYS) {
+			w->ioq_share = lf_ioq_share(w->ioq, true);
+		} else if (!(o->flags & LF_WALK_SHARE_NEVER)) {
+			lf_probe_init(&w->ioq_probe, SHARE_SLICE_ENTRIES, SHARE_PROBE_SLICES, SHARE_RUN_SLICES);
+			w->ioq_share_probe = true;
+		}
 		w->ioq_charged = cost;
 	} else {
 		lf_walk_uncharge(w, cost);

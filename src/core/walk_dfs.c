@@ -776,7 +776,8 @@ static void submit_window(struct lf_walk *w, size_t t)
 static struct lf_pf_window *window_slot(struct lf_walk *w, size_t t, unsigned *idx)
 {
 	struct lf_frame_pf *p = &w->frame_pf[t];
-	bool wanted = lf_prefetch_tick(w->prefetch);
+	/* Shared, the queue's jobs stat ahead: the thread would only compete. */
+	bool wanted = !w->ioq_share && lf_prefetch_tick(w->prefetch);
 	if (p->none) {
 		p->none--;
 		return NULL;
@@ -797,9 +798,30 @@ static struct lf_pf_window *window_slot(struct lf_walk *w, size_t t, unsigned *i
 	return p->pf;
 }
 
+/*
+ * Count an entry for the choice between sharing the queue's jobs and not
+ * (probe.h), and switch when the probe says so.
+ */
+static void share_tick(struct lf_walk *w)
+{
+	bool on = lf_probe_tick(&w->ioq_probe);
+	if (on == w->ioq_share) {
+		return;
+	}
+	w->ioq_share = lf_ioq_share(w->ioq, on);
+	if (on && !w->ioq_share) {
+		w->ioq_share_probe = false; /* one CPU */
+	} else if (!on && w->prefetch) {
+		lf_prefetch_restart(w->prefetch); /* its probe missed the shared slices */
+	}
+}
+
 /* Visit the next record of the top frame.  1: entry ready, 0: go on. */
 static int visit_child(struct lf_walk *w, struct lf_dirent *d)
 {
+	if (w->ioq_share_probe) {
+		share_tick(w);
+	}
 	size_t t = w->nframes - 1;
 	struct lf_frame *top = &w->frames[t];
 	const struct lf_parent dir = {

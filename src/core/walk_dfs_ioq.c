@@ -159,7 +159,7 @@ void lf_dfs_rq_feed(struct lf_walk *w, size_t t, bool sample)
 {
 	struct lf_frame *f = &w->frames[t];
 	struct lf_frame_rq *r = &w->frame_rq[t];
-	bool awake = lf_ioq_awake(w->ioq);
+	bool awake = lf_ioq_running(w->ioq);
 	if ((!awake && !sample) || f->fd < 0 || (w->opts.maxdepth >= 0 && f->depth + 1 >= w->opts.maxdepth)) {
 		return;
 	}
@@ -219,7 +219,7 @@ bool lf_dfs_rq_take(struct lf_walk *w, struct lf_ioq_job *job, struct lf_ioq_res
 {
 	if (lf_ioq_take(w->ioq, job, res) != 0) {
 		lf_ioq_done(w->ioq, job);
-		if (!lf_ioq_awake(w->ioq)) {
+		if (!lf_ioq_running(w->ioq)) {
 			/* A sample no worker got to (a busy machine): the next region offers another. */
 			w->ioq_sample = 1;
 		}

@@ -18,6 +18,7 @@
 #include "gitignore.h"
 #include "ioq.h"
 #include "prefetch.h"
+#include "probe.h"
 #include "walk.h"
 
 #include <errno.h>
@@ -174,6 +175,9 @@ struct lf_walk {
 	struct lf_prefetch *prefetch; /* LF_WALK_STAT_AHEAD, started on first use */
 	struct lf_ioq *ioq;           /* LF_WALK_READ_AHEAD's queue, or NULL */
 	unsigned ioq_sample;          /* regions until the dormant queue gets a sample */
+	struct lf_probe ioq_probe;    /* sharing the queue's jobs while warm, or not */
+	bool ioq_share;               /* the queue's jobs are shared now */
+	bool ioq_share_probe;         /* choosing by ioq_probe (neither flag says, more than one CPU) */
 	bool stat_ahead;              /* the flag applies to this walk */
 	bool sort_bytes;              /* LF_WALK_SORT compares bytes (lf_walk_collates_bytes) */
 	size_t *root_order;           /* LF_WALK_SORT: the indexes of opts.roots in sorted order */

@@ -141,7 +141,7 @@ static bool env_says_no(const char *v)
 		     strcasecmp(v, "false") == 0);
 }
 
-/* A fresh command line: find's defaults, "now" taken once, LUAFIND_IO_URING. */
+/* A fresh command line: find's defaults, "now" taken once, LUAFIND_IO_URING and LUAFIND_SHARE. */
 static void cmdline_init(struct lf_ctx *ctx, struct lf_cmdline *cmd)
 {
 	struct lf_walk_opts init = LF_WALK_OPTS_INIT;
@@ -153,6 +153,13 @@ static void cmdline_init(struct lf_ctx *ctx, struct lf_cmdline *cmd)
 	cmd->day_start.tv_sec -= 86400;
 	if (env_says_no(getenv("LUAFIND_IO_URING"))) {
 		cmd->opts.flags |= LF_WALK_NO_IO_URING; /* luafind(1), ENVIRONMENT */
+	}
+	const char *share = getenv("LUAFIND_SHARE");
+	if (env_says_no(share)) {
+		cmd->opts.flags |= LF_WALK_SHARE_NEVER;
+	} else if (share && (strcmp(share, "1") == 0 || strcasecmp(share, "yes") == 0 ||
+			     strcasecmp(share, "on") == 0 || strcasecmp(share, "true") == 0)) {
+		cmd->opts.flags |= LF_WALK_SHARE_ALWAYS;
 	}
 }
 
