@@ -43,7 +43,8 @@ set(LUAFIND_FIND_API
   lf_ctx_new lf_ctx_free lf_ctx_set_progname lf_ctx_set_reporter lf_report_stderr
   lf_ctx_errors lf_ctx_clear_errors
   lf_query_compile lf_query_compile_allow lf_query_walk_opts lf_query_eval
-  lf_query_done lf_query_run lf_query_finish lf_query_free)
+  lf_query_done lf_query_run lf_query_finish lf_query_free
+  lf_query_eval_record lf_query_record_pruned lf_query_record_counters)
 set(LUAFIND_LUA_API
   luaopen_luafind_core lf_lua_push_entry lf_lua_walk_done
   lf_sandbox_new lf_sandbox_reset lf_sandbox_pcall lf_sandbox_error_kind

@@ -26,6 +26,10 @@
  *	lf_query_free(q);
  *	lf_ctx_free(ctx);
  *
+ * A host with files of its own (an index, another program's walk)
+ * evaluates the query on each, described as a struct lf_record, with
+ * lf_query_eval_record(): no walk of luafind's.
+ *
  * Errors are values (error.h), handed to the context's reporter as they
  * happen, or kept for the host to take without one: usage errors while
  * compiling (with the index of the argument in argv), file and run-time
@@ -114,6 +118,13 @@ enum lf_query_flags {
 	 * standard output.  lf_query_compile_allow() permits some of them.
 	 */
 	LF_QUERY_SAFE = 1 << 1,
+	/**
+	 * The query is for records (lf_query_eval_record): -delete, -execdir
+	 * and -okdir, which act in the directory of a walk, are usage errors
+	 * when compiling ("-delete: not available on records: it acts in the
+	 * directory of a walk"), with the index of the argument.
+	 */
+	LF_QUERY_RECORDS = 1 << 2,
 };
 
 /**
@@ -157,6 +168,64 @@ LF_PUBLIC void lf_query_walk_opts(const struct lf_query *q, struct lf_walk_opts 
  *         is true); the errors went to the reporter
  */
 LF_PUBLIC int lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e);
+
+/**
+ * Evaluate the query for @rec, a file the host found by itself (its own
+ * walk, an index, a list of paths: struct lf_record, walk.h), with no walk
+ * of luafind's.  The same evaluation, messages, answers and safe policy
+ * as lf_query_eval(), for a record described as a walk's entry would be:
+ *
+ *   - A record with stat data is never stat'ed for it; one without is
+ *     stat'ed (statx, or fstatat, on its path from the working directory:
+ *     the link itself unless it is followed) the first time a test needs
+ *     a field, and its unknown type only when the expression may read
+ *     types or stat data at all (not for -name, -path, -regex, -prune...).
+ *     lf_query_record_counters() counts those stats.
+ *   - -mindepth and -maxdepth compare rec->depth: a record outside them is
+ *     false, not evaluated.  -xdev, -mount and the walk's options do not
+ *     apply: the host walks.  Under -depth, a directory is evaluated as
+ *     its post-order visit.
+ *   - -print, -print0, -printf, -ls, -json, -exec and -ok act on the path.
+ *     -printf's %H is rec->root, or when it is NULL the path without its
+ *     last rec->depth components; %P is the path after that root and a
+ *     slash (the whole path when the root does not start it).
+ *   - -prune asks the host not to descend (lf_query_record_pruned).
+ *   - -delete, -execdir and -okdir act in the directory of a walk, through
+ *     its fd: on a path that may lead elsewhere by the time they act, they
+ *     are refused.  A query holding one reports a usage error naming it
+ *     ("-delete: not available on records...") on its first record, then
+ *     stops (lf_query_done() is true), and every record is -1.
+ *     LF_QUERY_RECORDS refuses them when compiling instead.
+ *   - An invalid record (NULL, a NULL or empty path, a negative depth, a
+ *     type out of enum lf_type, unknown flags, a path ending in '/' below
+ *     its root) is an LF_ERROR_FILE error with errnum EINVAL,
+ *     "invalid record 'PATH': why", and -1.
+ *
+ * Each error makes lf_query_finish() return 1.  Stop when lf_query_done()
+ * says so (-quit...), as after lf_query_eval().
+ *
+ * @return 1 if the expression is true for the record, 0 if it is false
+ *         (or the record is outside -mindepth and -maxdepth), -1 if it
+ *         could not be told: an invalid record, a stat or a test that
+ *         failed, a refused primary; the errors went to the reporter
+ */
+LF_PUBLIC int lf_query_eval_record(struct lf_query *q, const struct lf_record *rec);
+
+/**
+ * Whether the last lf_query_eval_record() of @q asked not to descend into
+ * its record: -prune was evaluated on it (not under -depth), or it is a
+ * directory whose stat failed.  A host walking its own tree skips the
+ * record's contents, as find does.
+ */
+LF_PUBLIC bool lf_query_record_pruned(const struct lf_query *q);
+
+/**
+ * The counters of the records @q evaluated: entries (records evaluated
+ * within -mindepth and -maxdepth), stats and stats_follow (the stats made
+ * for them, not following and following links); zeros before the first.
+ * Valid until lf_query_free().
+ */
+LF_PUBLIC const struct lf_counters *lf_query_record_counters(const struct lf_query *q);
 
 /** Whether the walk must end now: -quit, a fatal error, a failed write. */
 LF_PUBLIC bool lf_query_done(const struct lf_query *q);

@@ -438,6 +438,81 @@ bool lf_walk_had_error(const struct lf_walk *w);
  */
 int lf_walk_close(struct lf_walk *w);
 
+/*
+ * Records: entries from elsewhere.  A host that has its own list of files
+ * (its own walk, an index, a list of paths) describes each one as a
+ * struct lf_record and has a query evaluate it (lf_query_eval_record,
+ * query.h) without a walk of luafind's.
+ */
+
+struct stat;
+struct statx;
+
+/** Flags of lf_record.flags. */
+enum lf_record_flags {
+	/**
+	 * The host's view follows this file if it is a symbolic link: st, stx
+	 * and type describe what the link leads to (stat(2), not lstat(2)),
+	 * and a stat made for the record follows the link, falling back to
+	 * the link itself when its target is missing, as find -L does.  A
+	 * query compiled with -L implies it for every record, and with -H for
+	 * the records of depth 0.
+	 */
+	LF_RECORD_FOLLOW = 1 << 0,
+};
+
+/**
+ * A file that another program found.  Zero it (LF_RECORD_INIT), then fill
+ * in what the host has: the library reads it during the call only, and
+ * copies nothing.  Nothing in it may crash the library: a record that
+ * breaks the rules below is refused (EINVAL).
+ */
+struct lf_record {
+	/**
+	 * The path, NUL-terminated, not empty: printed as it is, and given to
+	 * the kernel (relative to the working directory) for whatever the
+	 * record does not hold, so a path longer than PATH_MAX is refused
+	 * there (ENAMETOOLONG).  Its last component is the name that -name
+	 * matches; below a root (depth > 0) it must not end in '/', and a
+	 * root's name is found as find finds it ("dir/" -> "dir").
+	 */
+	const char *path;
+	/** Depth below the root it was found under, 0 for a root; not negative. */
+	int depth;
+	/**
+	 * The type as the host's view sees it (under LF_RECORD_FOLLOW, what a
+	 * link leads to), or LF_UNKNOWN.  With stat data the type of its
+	 * mode wins.  An unknown type (or a link's under LF_RECORD_FOLLOW)
+	 * without stat data is found by a stat, unless the expression reads
+	 * neither types nor stat data.
+	 */
+	enum lf_type type;
+	/**
+	 * Stat data, or NULL: lstat(2)'s, or stat(2)'s under
+	 * LF_RECORD_FOLLOW.  A record with stat data is never stat'ed for
+	 * it; one without is stat'ed (statx, or fstatat) the first time a test
+	 * needs a field, not before.
+	 */
+	const struct stat *st;
+	/**
+	 * The same from statx(2), or NULL; it wins over st.  The fields of
+	 * STATX_BASIC_STATS are taken as they are, and the birth time where
+	 * stx_mask has STATX_BTIME.
+	 */
+	const struct statx *stx;
+	/**
+	 * The root the file was found under, for -printf's %H, and %P (the
+	 * path after the root and a slash, or the whole path when the root
+	 * does not start it); NULL: the path without its last depth
+	 * components ("a/b/c" at depth 2: "a"; "/x" at depth 1: "/").
+	 */
+	const char *root;
+	/** enum lf_record_flags; unknown bits are refused. */
+	unsigned flags;
+};
+
+#define LF_RECORD_INIT {NULL, 0, LF_UNKNOWN, NULL, NULL, NULL, 0}
+
 /** The file type encoded in a st_mode value. */
 enum lf_type lf_type_from_mode(uint32_t mode);
 

@@ -45,7 +45,7 @@ unsigned lf_stat_mask(void)
 	return STATX_BASIC_STATS | STATX_BTIME;
 }
 
-static void from_stat(const struct stat *sb, struct lf_stat *st)
+void lf_stat_from_stat(const struct stat *sb, struct lf_stat *st)
 {
 	st->dev = sb->st_dev;
 	st->ino = sb->st_ino;
@@ -82,7 +82,7 @@ static int stat_impl(int dirfd, const char *name, int flags, struct lf_stat *st)
 	if (fstatat(dirfd, name, &sb, flags) != 0) {
 		return -1;
 	}
-	from_stat(&sb, st);
+	lf_stat_from_stat(&sb, st);
 	return 0;
 }
 

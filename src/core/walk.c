@@ -220,6 +220,11 @@ int lf_entry_delete(struct lf_entry *e)
 		errno = EINVAL;
 		return -1;
 	}
+	if (p->record) {
+		/* Only a path to go by, which may lead elsewhere by now. */
+		errno = EOPNOTSUPP;
+		return -1;
+	}
 	/*
 	 * The entry's own type, not the walk's: a link is removed as a link,
 	 * never followed, even when the walk described it by its target.

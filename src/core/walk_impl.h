@@ -54,6 +54,7 @@ struct entry_priv {
 	struct lf_stat cache[2];
 	struct lf_pf_window *pf; /* where the stat-ahead thread may have its stat */
 	unsigned pf_idx;
+	bool record;           /* a host's record (walk_record.h): no directory fd to act in */
 };
 
 /*

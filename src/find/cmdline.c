@@ -287,7 +287,8 @@ int lf_parse_find(struct lf_ctx *ctx, const char *const *roots, size_t nroots, i
 {
 	cmdline_init(ctx, cmd);
 	struct lf_parser p = {.argv = argv, .argc = argc, .pos = 0, .cmd = cmd,
-			      .safe = (flags & LF_PARSE_SAFE) != 0, .allow = allow};
+			      .safe = (flags & LF_PARSE_SAFE) != 0, .records = (flags & LF_PARSE_RECORDS) != 0,
+			      .allow = allow};
 
 	for (; p.pos < argc; p.pos++) {
 		if (!parse_follow_flags(argv[p.pos], cmd)) {

@@ -27,6 +27,7 @@
 #include "names.h"
 #include "parse_impl.h"
 #include "primary.h"
+#include "record.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -260,6 +261,15 @@ static struct lf_expr *parse_primary(struct lf_parser *p)
 	if (refused(p, prim->name)) {
 		/* Before its parse function: -fprint opens its file there. */
 		lf_parse_error_named(p, 0, "%s: not allowed by the safe policy", prim->name);
+		return NULL;
+	}
+	if (p->records && lf_record_refused_primary(prim->name)) {
+		struct lf_ctx *ctx = p->cmd->ctx;
+		const char *outer = ctx->parsing;
+		ctx->parsing = prim->name; /* the error is about it (struct lf_error's primary) */
+		lf_parse_error_named(p, 0, "%s: not available on records: it acts in the directory of a walk",
+				     prim->name);
+		ctx->parsing = outer;
 		return NULL;
 	}
 	if (prim->kind == LF_PRIM_OPTION && p->seen_non_option && p->cmd->warn) {

@@ -87,6 +87,10 @@ enum lf_parse_flags {
 	 *  "-delete: not allowed by the safe policy", unless named in the
 	 *  allow list; nothing of them runs, not even -fprint's open. */
 	LF_PARSE_SAFE = 1 << 1,
+	/** The expression is for records (record.h): the primaries refused on
+	 *  them (lf_record_refused_primary) are usage errors at parse time,
+	 *  "-delete: not available on records". */
+	LF_PARSE_RECORDS = 1 << 2,
 };
 
 /**

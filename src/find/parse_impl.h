@@ -41,6 +41,7 @@ struct lf_parser {
 	bool seen_node;       /* a primary other than -files0-from came before */
 	bool registered;      /* look at the primaries added to the context too (lf_parse) */
 	bool safe;            /* LF_PARSE_SAFE: refuse the primaries with side effects */
+	bool records;         /* LF_PARSE_RECORDS: refuse those that need a walk's directory */
 	bool excluding;       /* parsing the operand of -exclude: no actions, no -exclude */
 	const char *const *allow; /* ... but these (NULL-terminated, or NULL) */
 	struct operand exclude;   /* cmd->exclude, as it is built */

@@ -549,14 +549,22 @@ static void put_dir_name(struct pctx *c, const char *spec, const char *s, size_t
 	}
 }
 
-/* The root the entry was found under, as given on the command line. */
+/*
+ * The root the entry was found under, as its walk was given it: a name of
+ * -files0-from, a C host's root, a record's (walk_record.h); or as the
+ * command line gives it.
+ */
 static const char *entry_root(const struct pctx *c)
 {
+	const char *root = c->ev->walk ? lf_walk_root(c->ev->walk, c->e->root) : NULL;
+	if (root) {
+		return root;
+	}
 	const struct lf_cmdline *cmd = c->ev->cmd;
 	if (cmd && c->e->root < cmd->nroots) {
 		return cmd->roots[c->e->root];
 	}
-	return c->e->path; /* not reached from the command line */
+	return c->e->path;
 }
 
 /* %f: gnulib's base_name(): the last component, one trailing slash kept. */
@@ -779,9 +787,13 @@ static void put_segment(struct pctx *c, const struct segment *s)
 	case 'P': {
 		const char *rest = "";
 		if (e->depth > 0) {
-			rest = e->path + strlen(entry_root(c));
-			if (*rest == '/') {
-				rest++;
+			/* A host's root need not start the path (a record's): then all of it. */
+			const char *root = entry_root(c);
+			size_t len = strlen(root);
+			rest = e->path;
+			if (len <= e->pathlen && memcmp(e->path, root, len) == 0 &&
+			    (e->path[len] == '/' || e->path[len] == '\0' || (len && root[len - 1] == '/'))) {
+				rest = e->path + len + (e->path[len] == '/');
 			}
 		}
 		size_t off = (size_t)(rest - e->path);

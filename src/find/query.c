@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "output.h"
 #include "parse.h"
+#include "record.h"
 #include "run.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@ struct lf_query {
 	/* The walk and root begun last (-delete: begin_root). */
 	const struct lf_walk *begun_walk;
 	size_t begun_root;
+	struct lf_records records; /* lf_query_eval_record()'s */
 };
 
 LF_PUBLIC void lf_ctx_set_progname(struct lf_ctx *ctx, const char *name)
@@ -68,6 +70,9 @@ static struct lf_query *compile(struct lf_ctx *ctx, int argc, char *const argv[]
 	unsigned pflags = flags & LF_QUERY_PRINT ? 0 : LF_PARSE_NO_PRINT;
 	if (flags & LF_QUERY_SAFE) {
 		pflags |= LF_PARSE_SAFE;
+	}
+	if (flags & LF_QUERY_RECORDS) {
+		pflags |= LF_PARSE_RECORDS;
 	}
 	if (lf_parse_find(ctx, NULL, 0, argc, q->words, pflags, allow, &q->cmd) != 0) {
 		lf_cmdline_free(&q->cmd);
@@ -126,12 +131,10 @@ static int begin_root(struct lf_query *q, const struct lf_walk *w, const struct 
 	return root ? lf_run_begin(&q->run, &root, 1) : 0;
 }
 
-LF_PUBLIC int lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e)
+/* The C API's three answers. */
+static inline int answer(enum lf_run_result res)
 {
-	if (q->cmd.delete && begin_root(q, w, e) != 0) {
-		return -1;
-	}
-	switch (lf_run_entry(&q->run, w, e)) {
+	switch (res) {
 	case LF_RUN_TRUE: return 1;
 	case LF_RUN_FALSE: return 0;
 	case LF_RUN_SKIPPED: return 0; /* gone before it was read: as find, nothing said */
@@ -139,6 +142,29 @@ LF_PUBLIC int lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_ent
 	case LF_RUN_FAILED: break;
 	}
 	return -1;
+}
+
+LF_PUBLIC int lf_query_eval(struct lf_query *q, struct lf_walk *w, struct lf_entry *e)
+{
+	if (q->cmd.delete && begin_root(q, w, e) != 0) {
+		return -1;
+	}
+	return answer(lf_run_entry(&q->run, w, e));
+}
+
+LF_PUBLIC int lf_query_eval_record(struct lf_query *q, const struct lf_record *rec)
+{
+	return answer(lf_records_eval(&q->records, &q->run, rec));
+}
+
+LF_PUBLIC bool lf_query_record_pruned(const struct lf_query *q)
+{
+	return lf_records_pruned(&q->records);
+}
+
+LF_PUBLIC const struct lf_counters *lf_query_record_counters(const struct lf_query *q)
+{
+	return lf_records_counters(&q->records);
 }
 
 LF_PUBLIC bool lf_query_done(const struct lf_query *q)
@@ -166,6 +192,7 @@ LF_PUBLIC void lf_query_free(struct lf_query *q)
 	if (!q) {
 		return;
 	}
+	lf_records_free(&q->records);
 	lf_run_free(&q->run);
 	lf_out_close(&q->out);
 	lf_cmdline_free(&q->cmd);

@@ -26,6 +26,10 @@
 #            without Lua)
 #   query    a host compiling find expressions through the C API prints what
 #            `luafind TREE EXPR` prints, for a dozen expressions
+#   records  a host describing files it lists itself as records
+#            (tests/embed/records_host.c, lf_query_eval_record) prints what
+#            `luafind TREE EXPR` prints, for a score of expressions on a
+#            generated tree, with stat data and without
 #   bridge   a host walking in C hands entries to users' Lua rules through
 #            lf_lua_push_entry: lazy (no stat for a name rule, one per entry
 #            for a size rule), stale after the walk moves on, SIGINT cancels
@@ -396,6 +400,85 @@ $got"
 	fi
 	case $out in *"unknown predicate \`-nmae' (expression word 1)"*) ;; *) fail "usage error: $out" ;; esac
 	echo "ok: the C API prints what luafind prints for $n expressions"
+	;;
+records)
+	flags=$(pkg-config --cflags --libs luafind) || fail "pkg-config luafind"
+	# shellcheck disable=SC2086
+	cc $cflags -o "$work/records_host" "$src/tests/embed/records_host.c" $flags
+	# A generated tree: three levels of directories, files of several
+	# sizes, ages and modes, links to a file, a directory and nowhere.
+	rt=$work/rtree
+	rm -rf "$rt"
+	for d in a b c; do
+		for e in d e; do
+			mkdir -p "$rt/$d/$e/f"
+			for f in x.c y.h "z z.txt"; do
+				printf '%*s' "$(( ${#d} * 700 + ${#f} * 100 ))" '' >"$rt/$d/$e/$f"
+				printf 'k' >"$rt/$d/$e/f/$f"
+			done
+		done
+	done
+	mkdir -p "$rt/empty"
+	: >"$rt/a/nothing"
+	chmod 600 "$rt/a/d/x.c"
+	chmod 755 "$rt/b/e/y.h"
+	touch -d "2001-01-01" "$rt/c/d/x.c" "$rt/a/e"
+	touch -d "2010-01-01" "$rt/ref"
+	ln -s ../a/d/x.c "$rt/b/lnk"
+	ln -s ../c "$rt/a/dlnk"
+	ln -s nowhere "$rt/broken"
+	n=0
+	while IFS= read -r expr; do
+		n=$((n + 1))
+		eval "set -- $expr"
+		# luafind takes -H/-L/-P before the paths, the C API in the expression.
+		opt=
+		case $1 in -[HLP]) opt=$1 && shift ;; esac
+		# shellcheck disable=SC2086 # $opt is one word or none
+		want=$({ "$build/luafind" $opt "$rt" "$@" 2>&1; echo "status $?"; } | sort)
+		for mode in "" --unknown; do
+			# shellcheck disable=SC2086
+			got=$({ "$build/luafind" $opt "$rt" -print0 |
+				"$work/records_host" $mode --root "$rt" - $opt "$@" 2>&1; echo "status $?"; } | sort)
+			[ "$got" = "$want" ] || fail "records_host $mode $opt $expr:
+--- luafind:
+$want
+--- records_host:
+$got"
+		done
+	done <<-'EXPRS'
+		-true
+		-name '*.c'
+		-iname 'Z*'
+		-type d
+		-type l -o -type f -empty
+		-size +1k
+		-size -2 -type f
+		-maxdepth 1
+		-mindepth 2 -type f -name '*.h'
+		-newer "$rt/ref" -name x.c
+		! -newer "$rt/ref"
+		-perm -u=x -type f
+		-perm 600
+		-user "$(id -un)" -name '*.txt'
+		-regex '.*/[ab]/d/.*'
+		-path '*/e/*' -prune -o -name 'y*'
+		-depth -type d -name '[de]'
+		-empty
+		-links +1 -type d
+		-L -type f -name x.c
+		-L -xtype l
+		-printf '%H|%P|%d|%y|%s\n' -name '*.c'
+		-name x.c -ls
+		-name y.h -exec echo found {} +
+	EXPRS
+	if out=$("$build/luafind" "$rt" -print0 | "$work/records_host" --root "$rt" - -name x.c -delete 2>&1); then
+		fail "records_host took -delete"
+	fi
+	case $out in *"-delete: not available on records"*) ;; *) fail "-delete: $out" ;; esac
+	[ -e "$rt/a/d/x.c" ] || fail "-delete on records removed a file"
+	rm -rf "$rt"
+	echo "ok: records_host prints what luafind prints for $n expressions, with and without stat data"
 	;;
 bridge)
 	flags=$(pkg-config --cflags --libs luafind) || fail "pkg-config luafind"

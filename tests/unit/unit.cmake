@@ -84,3 +84,19 @@ add_executable(test_query ${CMAKE_CURRENT_LIST_DIR}/test_query.c)
 target_link_libraries(test_query PRIVATE lf_find PkgConfig::CMOCKA)
 set_target_properties(test_query PROPERTIES C_EXTENSIONS ON)
 add_test(NAME unit.query COMMAND test_query)
+
+# Records, the files a host found by itself (lf_query_eval_record: query.c,
+# record.c, walk_record.c), against a walk of the same tree; statx wrapped
+# to count the stats.  With the binding built, the program also links the
+# command line's -lua (src/cli/prim_lua.c) and checks it on records.
+add_executable(test_record ${CMAKE_CURRENT_LIST_DIR}/test_record.c)
+target_link_libraries(test_record PRIVATE lf_find PkgConfig::CMOCKA)
+target_link_options(test_record PRIVATE LINKER:--wrap=statx)
+set_target_properties(test_record PROPERTIES C_EXTENSIONS ON)
+if(TARGET lf_lua_cli)
+  target_sources(test_record PRIVATE ${PROJECT_SOURCE_DIR}/src/cli/prim_lua.c ${PROJECT_SOURCE_DIR}/src/cli/status.c)
+  target_include_directories(test_record PRIVATE ${PROJECT_SOURCE_DIR}/src/cli)
+  target_link_libraries(test_record PRIVATE lf_lua_cli)
+  target_compile_definitions(test_record PRIVATE LF_TEST_LUA LUAFIND_HAVE_LUA)
+endif()
+add_test(NAME unit.record COMMAND test_record)
