@@ -17,12 +17,14 @@
  * false, or numbers, the numeric helpers (KiB... weeks, now) and the
  * arithmetic and bitwise operators over them, which Lua itself evaluates
  * once, here: only numbers meet, so no metamethod can be involved and the
- * value is what the chunk would compute for every entry.  A comparison is of
- * two integers (a float constant only when it has an integer's exact value,
- * which Lua compares exactly), or "==" and "~=" of two strings.  Anything
- * else (calls, methods, indexing, concatenation, arithmetic on a field,
- * strings ordered with "<", mixed types, a float with a fraction) has no
- * plan: the expression runs in Lua as before, errors and all.
+ * value is what the chunk would compute for every entry.  An order
+ * comparison ("<" ...) is of two integers (a float constant only when it
+ * has an integer's exact value, which Lua compares exactly); "==" and "~="
+ * take any two values (of different types they differ, as in Lua).
+ * Anything else (calls, methods, indexing, concatenation, arithmetic on a
+ * field, strings ordered by strcoll, a float with a fraction in an order
+ * comparison) has no plan: the expression runs in Lua as before, errors and
+ * all.
  *
  * Evaluation follows Lua's: left to right, and/or short-circuit, a value's
  * truth is "neither nil nor false"; a stat field calls lf_entry_stat() when
@@ -558,9 +560,9 @@ static int lower(struct compiler *c, int x)
 		return -1; /* "(a < b) == c" */
 	}
 	bool ints = is_int(pl->type) && is_int(pr->type);
-	bool strs = pl->type == V_STR && pr->type == V_STR && (a->op == OP_EQ || a->op == OP_NE);
-	if (!ints && !strs) {
-		return -1; /* mixed types, strings ordered by strcoll, a fraction, nil */
+	bool eq = (a->op == OP_EQ || a->op == OP_NE) && !(pl->type == V_FLOAT && pr->type == V_FLOAT);
+	if (!ints && !eq) {
+		return -1; /* ordered: strings (strcoll), mixed types, a fraction, nil */
 	}
 	return emit(c, (struct pnode){.kind = P_CMP, .op = a->op, .a = l, .b = r});
 }
@@ -661,26 +663,35 @@ static int read_value(const struct pnode *n, struct lf_entry *e, struct value *v
 	return 0;
 }
 
+/*
+ * Lua's == of two values: of different types false (a float here never has
+ * an integer's value), else raw equality (no metamethods for these types).
+ */
+static bool equal(const struct value *l, const struct value *r)
+{
+	if (l->type != r->type) {
+		return false;
+	}
+	switch (l->type) {
+	case V_NIL: return true;
+	case V_STR: return l->len == r->len && memcmp(l->s, r->s, l->len) == 0;
+	default: return l->i == r->i; /* V_BOOL, V_INT (V_FLOAT == V_FLOAT has no plan) */
+	}
+}
+
 static int compare(enum op op, const struct value *l, const struct value *r)
 {
-	if (l->type == V_STR) {
-		bool eq = l->len == r->len && memcmp(l->s, r->s, l->len) == 0;
-		return op == OP_EQ ? eq : !eq;
+	if (op == OP_EQ || op == OP_NE) {
+		return equal(l, r) == (op == OP_EQ);
 	}
-	if (l->type == V_NIL || r->type == V_NIL) {
-		bool eq = l->type == r->type;
-		if (op == OP_EQ || op == OP_NE) {
-			return op == OP_EQ ? eq : !eq;
-		}
-		return LF_LUA_PLAN_LUA; /* "attempt to compare nil with number" */
+	if (l->type != V_INT || r->type != V_INT) {
+		return LF_LUA_PLAN_LUA; /* a nil btime: "attempt to compare nil with number" */
 	}
 	switch (op) {
-	case OP_EQ: return l->i == r->i;
-	case OP_NE: return l->i != r->i;
 	case OP_LT: return l->i < r->i;
 	case OP_LE: return l->i <= r->i;
 	case OP_GT: return l->i > r->i;
-	default: return l->i >= r->i;
+	default: return l->i >= r->i; /* OP_GE */
 	}
 }
 
