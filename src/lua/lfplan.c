@@ -40,7 +40,6 @@
 
 #include "lbind.h"
 
-#include <math.h>
 #include <string.h>
 
 /* Bounds of what is planned: longer or deeper expressions run in Lua. */
@@ -487,9 +486,8 @@ static int constant(struct compiler *c, int x)
 		 * in a comparison (its truth is all it may give).
 		 */
 		lua_Number f = lua_tonumber(L, -1);
-		if (f == floor(f) && f >= -0x1p63 && f < 0x1p63) {
+		if (lua_numbertointeger(f, &node.i) && (lua_Number)node.i == f) {
 			node.type = V_INT;
-			node.i = (lua_Integer)f;
 		} else {
 			node.type = V_FLOAT;
 		}
