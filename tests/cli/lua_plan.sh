@@ -126,6 +126,8 @@ basic -lua "name == 'it\\'s'"
 weirdnames -lua 'name == "new\nline"'
 weirdnames -lua 'name == "-rf" or name == "star*" or name == "bad\255utf8"'
 weirdnames -lua 'name ~= "x"'
+weirdnames -lua 'name == "--" or name == "-" or name == "with space" or name == "a\0b"'
+basic -lua 'size > 0x1p4 and size < 1e+5 and size ~= 0xA'
 weirdnames -lua 'type == "d" and name == "\u{E9}\n"'
 # Depth, links, inodes, owners, modes.
 basic -lua 'depth >= 2' ||| basic -mindepth 2
