@@ -10,6 +10,8 @@
  * the globals.  Evaluating it is one lua_pcall per entry; the entry is the
  * CLI's own, borrowed through a walker userdata that is never closed here
  * and whose generation is bumped around each call, so nothing outlives it.
+ * An expression of fields compared with constants has a C plan as well
+ * (lfplan.h), which evaluates it without the call into Lua.
  *
  * SPDX-License-Identifier: MIT
  */
