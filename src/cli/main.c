@@ -84,6 +84,7 @@
  *     sandbox_lib.c     the standard library's unbounded functions, bounded
  *     pattern_cost.c    a Lua pattern search's cost, counted before it runs
  *     lfcli.[ch]        the executable's Lua state, --script and -lua
+ *     lfplan.[ch]       -lua expressions of fields and constants, evaluated in C
  *     module.map        the module exports luaopen_luafind_core alone
  *     lua.cmake         the Lua side's build, from CMakeLists.txt
  *   src/cli/          the executable

@@ -120,6 +120,18 @@ static struct lf_expr *parse_lua(struct lf_parser *p, const struct lf_primary *p
 		lf_parse_error(p, 1, "%s", err);
 		return NULL;
 	}
+	/*
+	 * For the tests that compare the two ways of evaluating: 0 makes
+	 * every expression run in Lua, "must" refuses one that would.
+	 */
+	const char *plan = getenv("LUAFIND_LUA_PLAN");
+	if (plan && strcmp(plan, "0") == 0) {
+		lf_lua_pred_unplan(pred);
+	} else if (plan && strcmp(plan, "must") == 0 && !lf_lua_pred_planned(pred)) {
+		lf_parse_error(p, 1, "-lua: not evaluated in C (LUAFIND_LUA_PLAN=must)");
+		lf_lua_pred_free(pred);
+		return NULL;
+	}
 	struct lf_expr *x = lf_parse_node(p, prim);
 	if (!x) {
 		lf_lua_pred_free(pred);

@@ -132,43 +132,55 @@ static void push_owner(lua_State *L, bool group, uint32_t id)
 	}
 }
 
-static void push_time(lua_State *L, const struct timespec *ts, bool nsec)
+static lua_Integer time_field(const struct timespec *ts, bool nsec)
 {
-	lua_pushinteger(L, nsec ? (lua_Integer)ts->tv_nsec : (lua_Integer)ts->tv_sec);
+	return nsec ? (lua_Integer)ts->tv_nsec : (lua_Integer)ts->tv_sec;
+}
+
+bool lfb_stat_integer(const struct lf_stat *st, int id, lua_Integer *v)
+{
+	switch (id) {
+	case LFB_F_SIZE: *v = st->size; return true;
+	case LFB_F_MODE: *v = st->mode; return true;
+	case LFB_F_PERM: *v = st->mode & 07777; return true;
+	case LFB_F_UID: *v = st->uid; return true;
+	case LFB_F_GID: *v = st->gid; return true;
+	case LFB_F_NLINK: *v = (lua_Integer)st->nlink; return true;
+	case LFB_F_DEV: *v = (lua_Integer)st->dev; return true;
+	case LFB_F_RDEV: *v = (lua_Integer)st->rdev; return true;
+	case LFB_F_BLOCKS: *v = st->blocks; return true;
+	case LFB_F_BLKSIZE: *v = st->blksize; return true;
+	case LFB_F_ATIME: *v = time_field(&st->atime, false); return true;
+	case LFB_F_MTIME: *v = time_field(&st->mtime, false); return true;
+	case LFB_F_CTIME: *v = time_field(&st->ctime, false); return true;
+	case LFB_F_ATIME_NSEC: *v = time_field(&st->atime, true); return true;
+	case LFB_F_MTIME_NSEC: *v = time_field(&st->mtime, true); return true;
+	case LFB_F_CTIME_NSEC: *v = time_field(&st->ctime, true); return true;
+	case LFB_F_BTIME:
+	case LFB_F_BTIME_NSEC:
+		*v = st->has_btime ? time_field(&st->btime, id == LFB_F_BTIME_NSEC) : 0;
+		return st->has_btime;
+	default: return false; /* user, group: names */
+	}
 }
 
 /* Push stat field @id of @st.  64-bit unsigned values above 2^63 wrap. */
 static void push_stat_field(lua_State *L, const struct lf_stat *st, int id)
 {
-	switch (id) {
-	case LFB_F_SIZE: lua_pushinteger(L, st->size); break;
-	case LFB_F_MODE: lua_pushinteger(L, st->mode); break;
-	case LFB_F_PERM: lua_pushinteger(L, st->mode & 07777); break;
-	case LFB_F_UID: lua_pushinteger(L, st->uid); break;
-	case LFB_F_GID: lua_pushinteger(L, st->gid); break;
-	case LFB_F_USER: push_owner(L, false, st->uid); break;
-	case LFB_F_GROUP: push_owner(L, true, st->gid); break;
-	case LFB_F_NLINK: lua_pushinteger(L, (lua_Integer)st->nlink); break;
-	case LFB_F_DEV: lua_pushinteger(L, (lua_Integer)st->dev); break;
-	case LFB_F_RDEV: lua_pushinteger(L, (lua_Integer)st->rdev); break;
-	case LFB_F_BLOCKS: lua_pushinteger(L, st->blocks); break;
-	case LFB_F_BLKSIZE: lua_pushinteger(L, st->blksize); break;
-	case LFB_F_ATIME: push_time(L, &st->atime, false); break;
-	case LFB_F_MTIME: push_time(L, &st->mtime, false); break;
-	case LFB_F_CTIME: push_time(L, &st->ctime, false); break;
-	case LFB_F_ATIME_NSEC: push_time(L, &st->atime, true); break;
-	case LFB_F_MTIME_NSEC: push_time(L, &st->mtime, true); break;
-	case LFB_F_CTIME_NSEC: push_time(L, &st->ctime, true); break;
-	case LFB_F_BTIME:
-	case LFB_F_BTIME_NSEC:
-		if (st->has_btime) {
-			push_time(L, &st->btime, id == LFB_F_BTIME_NSEC);
-		} else {
-			lua_pushnil(L);
-		}
-		break;
-	default: lua_pushnil(L); break;
+	lua_Integer v;
+	if (id == LFB_F_USER || id == LFB_F_GROUP) {
+		push_owner(L, id == LFB_F_GROUP, id == LFB_F_GROUP ? st->gid : st->uid);
+	} else if (lfb_stat_integer(st, id, &v)) {
+		lua_pushinteger(L, v);
+	} else {
+		lua_pushnil(L); /* no birth time */
 	}
+}
+
+const char *lfb_type_letter(const struct lf_entry *e)
+{
+	/* The core resolved a DT_UNKNOWN type before returning the entry. */
+	return &type_letters[(unsigned)e->type <= LF_BLK ? e->type : 0];
 }
 
 int lfb_push_field(lua_State *L, struct lfb_walk *lw, int id)
@@ -185,8 +197,7 @@ int lfb_push_field(lua_State *L, struct lfb_walk *lw, int id)
 		lua_pushinteger(L, e->depth);
 		return 1;
 	case LFB_F_TYPE:
-		/* The core resolved a DT_UNKNOWN type before returning the entry. */
-		lua_pushlstring(L, &type_letters[(unsigned)e->type <= LF_BLK ? e->type : 0], 1);
+		lua_pushlstring(L, lfb_type_letter(e), 1);
 		return 1;
 	case LFB_F_INO:
 		lua_pushinteger(L, (lua_Integer)e->ino);

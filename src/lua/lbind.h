@@ -269,6 +269,20 @@ LFB_HIDDEN void lfb_push_entry(lua_State *L, int walk_idx);
 /* Push field @id of lw->cur (which must be set); returns 1. */
 LFB_HIDDEN int lfb_push_field(lua_State *L, struct lfb_walk *lw, int id);
 
+/*
+ * The type field of @e, one letter of find's -type ("f", "d"...; "?" for a
+ * type the core does not know): a pointer to that letter, not terminated.
+ */
+LFB_HIDDEN const char *lfb_type_letter(const struct lf_entry *e);
+
+/*
+ * Stat field @id of @st as the integer the field holds (unsigned values
+ * above 2^63 wrap, as lua_pushinteger shows them): false for a field that
+ * is not an integer (user, group) or that @st lacks (btime without a birth
+ * time), which the field shows as nil.
+ */
+LFB_HIDDEN bool lfb_stat_integer(const struct lf_stat *st, int id, lua_Integer *v);
+
 /* Push the table mapping each field name (and "e") to its id. */
 LFB_HIDDEN void lfb_push_field_ids(lua_State *L);
 

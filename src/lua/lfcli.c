@@ -10,6 +10,8 @@
  * the globals.  Evaluating it is one lua_pcall per entry; the entry is the
  * CLI's own, borrowed through a walker userdata that is never closed here
  * and whose generation is bumped around each call, so nothing outlives it.
+ * An expression of fields compared with constants has a C plan as well
+ * (lfplan.h), which evaluates it without the call into Lua.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -17,6 +19,7 @@
 #include "lfcli.h"
 
 #include "lbind.h"
+#include "lfplan.h"
 #include "luafind.h"
 #include "names.h"
 
@@ -38,6 +41,8 @@ struct lf_lua_pred {
 	lua_State *L;
 	int fn_ref;   /* the compiled chunk */
 	int walk_ref; /* the walker userdata wrapping the CLI's walker */
+	int plan_ref; /* the userdata owning plan */
+	struct lf_lua_plan *plan; /* the expression evaluated in C, or NULL (lfplan.h) */
 	struct lfb_walk *lw;
 	bool syntax_error; /* compiling: Lua's parser failed, and its message says where */
 };
@@ -682,6 +687,11 @@ static int compile_protected(lua_State *L)
 	}
 	lua_pushvalue(L, env);
 	lua_setupvalue(L, -2, 1);
+	/* Fields compared with constants: evaluated in C, without Lua. */
+	p->plan = lf_lua_plan_compile(L, lua_tostring(L, 2), fields, helpers);
+	if (p->plan) {
+		p->plan_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	}
 	lua_pushvalue(L, walk);
 	p->walk_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	p->fn_ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -699,6 +709,8 @@ struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, c
 	p->L = L;
 	p->fn_ref = LUA_NOREF;
 	p->walk_ref = LUA_NOREF;
+	p->plan_ref = LUA_NOREF;
+	p->plan = NULL;
 	p->lw = NULL;
 	p->syntax_error = false;
 	int base = lua_gettop(L);
@@ -719,6 +731,16 @@ struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, c
 int lf_lua_pred_eval(struct lf_lua_pred *p, struct lf_walk *w, struct lf_entry *e, char *errbuf,
 		     size_t errlen)
 {
+	if (p->plan) {
+		int r = lf_lua_plan_eval(p->plan, e);
+		if (r == -2) {
+			lf_entry_stat(e, LF_FOLLOW_WALK); /* as below: sets its errno */
+			return -2;
+		}
+		if (r != LF_LUA_PLAN_LUA) {
+			return r;
+		}
+	}
 	lua_State *L = p->L;
 	struct lfb_walk *lw = p->lw;
 	lw->w = w;
@@ -755,5 +777,18 @@ void lf_lua_pred_free(struct lf_lua_pred *p)
 	}
 	luaL_unref(p->L, LUA_REGISTRYINDEX, p->fn_ref);
 	luaL_unref(p->L, LUA_REGISTRYINDEX, p->walk_ref);
+	luaL_unref(p->L, LUA_REGISTRYINDEX, p->plan_ref);
 	free(p);
+}
+
+bool lf_lua_pred_planned(const struct lf_lua_pred *p)
+{
+	return p->plan != NULL;
+}
+
+void lf_lua_pred_unplan(struct lf_lua_pred *p)
+{
+	luaL_unref(p->L, LUA_REGISTRYINDEX, p->plan_ref);
+	p->plan_ref = LUA_NOREF;
+	p->plan = NULL;
 }

@@ -125,6 +125,18 @@ struct lf_lua_pred *lf_lua_pred_compile(struct lua_State *L, const char *expr, c
 int lf_lua_pred_eval(struct lf_lua_pred *p, struct lf_walk *w, struct lf_entry *e, char *errbuf,
 		     size_t errlen);
 
+/**
+ * Whether @p is evaluated in C (lfplan.h): an expression made only of the
+ * entry's name, path, type, visit, depth, ino, root and integer stat fields
+ * compared with constants (literals, and numbers with the numeric helpers
+ * and arithmetic), joined by and, or, not.  Its results, errors and stats
+ * are those of the Lua chunk, which evaluates every other expression.
+ */
+bool lf_lua_pred_planned(const struct lf_lua_pred *p);
+
+/** Evaluate @p in Lua only, even if it has a plan (for tests). */
+void lf_lua_pred_unplan(struct lf_lua_pred *p);
+
 /** Free @p (NULL is fine).  Its Lua state must still be open. */
 void lf_lua_pred_free(struct lf_lua_pred *p);
 
