@@ -174,7 +174,12 @@ static bool eval_lua(const struct lf_expr *x, struct lf_eval *ev)
 int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **argv,
 		      const struct lf_cli_sandbox *sandbox)
 {
-	if (sandbox && !cli_lua) {
+	if (sandbox && cli_lua) {
+		/* Never run a script meant for the sandbox in a state that is not one. */
+		lf_diag(ctx, "--sandbox: a Lua state exists already, and it is not confined");
+		return 1;
+	}
+	if (sandbox) {
 		struct lf_sandbox_limits lim = {
 			.max_memory = sandbox->max_memory,
 			.max_steps = sandbox->max_steps,
