@@ -28,6 +28,12 @@ SEED=1
 CHAIN_DEPTH=1000000
 DISK_DIR=${LUAFIND_BENCH_DISK:-/var/tmp/luafind-bench}
 DISK_TREE=$DISK_DIR/tree
+# A tree the size of chromium's source (2.1M entries; bfs publishes 2.12M
+# files listed in 532 ms), with the 500k tree's share of directories.
+BIG=$BENCH_DIR/big
+BIG_DIRS=134000
+BIG_FILES=1966000
+ENTRIES=""
 DISK_DIRS=12800
 DISK_FILES=187200
 BFS4=${LUAFIND_BFS4:-$REPO/build/tools/bfs-4.1.4/bin/bfs}
@@ -66,6 +72,9 @@ Queries (NAME for --only; a comma-separated list works too):
   list    list everything:  luafind T | find T | bfs T | fdfind -uu -j1 . T
   name    -name '*.c'       (fd: fdfind -uu -j1 -g '*.c' T)
   size    -size +16k        (fd: fdfind -uu -j1 -S +16k . T)
+  big-list, big-name, big-size
+          the same three on a $((BIG_DIRS + BIG_FILES + 1))-entry tree of the same kind on tmpfs, the
+          size of chromium's source tree (about 2 GiB of memory)
   disk-list, disk-name, disk-size
           the same three on a $((DISK_DIRS + DISK_FILES + 1))-entry tree of the same kind on disk
           (\$LUAFIND_BENCH_DISK, default $DISK_DIR: it must not be
@@ -177,8 +186,8 @@ parse_args() {
 	[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "--rounds: not a positive number: $ROUNDS"
 	local q
 	for q in ${ONLY//,/ }; do
-		[[ $q =~ ^(list|name|size|disk-list|disk-name|disk-size|fuse-list|fuse-size|wide|chain|delete-tree|delete-wide|delete-chain)$ ]] ||
-			die "--only: unknown query '$q' (list, name, size, disk-list, disk-name, disk-size, fuse-list, fuse-size, wide, chain, delete-tree, delete-wide, delete-chain)"
+		[[ $q =~ ^(list|name|size|big-list|big-name|big-size|disk-list|disk-name|disk-size|fuse-list|fuse-size|wide|chain|delete-tree|delete-wide|delete-chain)$ ]] ||
+			die "--only: unknown query '$q' (list, name, size, big-list, big-name, big-size, disk-list, disk-name, disk-size, fuse-list, fuse-size, wide, chain, delete-tree, delete-wide, delete-chain)"
 	done
 	if ((COLD)); then
 		[[ -n $ONLY ]] || ONLY=disk-list,disk-name,disk-size
@@ -322,6 +331,12 @@ prepare_trees() {
 		local sum
 		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
 		ensure_built "$TREE" "mktree $sum -s $SEED" "$BIN/mktree" -s "$SEED" "$TREE"
+	fi
+	if wanted big-list || wanted big-name || wanted big-size; then
+		local sum
+		sum=$(sha256sum <"$SCRIPT_DIR/mktree.c" | cut -c1-16)
+		ensure_built "$BIG" "mktree $sum -s $SEED -d $BIG_DIRS -f $BIG_FILES" \
+			"$BIN/mktree" -s "$SEED" -d "$BIG_DIRS" -f "$BIG_FILES" "$BIG"
 	fi
 	if wanted delete-wide; then
 		local sum
@@ -503,8 +518,11 @@ run_query() {
 		fi
 		jsons+=("$json")
 	done
-	python3 "$SCRIPT_DIR/report.py" times "$title" find "$RESULTS/$query.lines" "${jsons[@]}" |
+	local entries=()
+	[[ -z $ENTRIES ]] || entries=(--entries "$ENTRIES")
+	python3 "$SCRIPT_DIR/report.py" times "${entries[@]}" "$title" find "$RESULTS/$query.lines" "${jsons[@]}" |
 		tee -a "$RESULTS/tables.txt"
+	ENTRIES="" # tree_query's, for this query only
 }
 
 # The tree queries: $1 is the query name (disk-*: the same on the disk tree).
@@ -514,7 +532,11 @@ tree_query() {
 	if [[ $q == disk-* ]]; then
 		T=$DISK_TREE
 		q=${q#disk-}
+	elif [[ $q == big-* ]]; then
+		T=$BIG
+		q=${q#big-}
 	fi
+	ENTRIES=$(tree_entries "$T")
 	case $q in
 	list)
 		add_cmd luafind "$LUAFIND $T"
@@ -562,11 +584,22 @@ fuse_query() {
 	[[ $1 == fuse-size ]] || add_cmd fd "fdfind -uu --color never . $T"
 }
 
+# The number of entries of tree $1, the root included (counted once, kept
+# beside its stamp).
+tree_entries() {
+	if [[ ! -s $1.entries || $1.entries -ot $1.stamp ]]; then
+		find "$1" | wc -l >"$1.entries"
+	fi
+	cat "$1.entries"
+}
+
 # Title of a tree query.
 tree_title() {
 	local where=""
 	if [[ $1 == disk-* ]]; then
 		where=", disk tree ($( ((COLD)) && echo cold || echo warm))"
+	elif [[ $1 == big-* ]]; then
+		where=", chromium-sized tree"
 	elif [[ $1 == fuse-* ]]; then
 		where=", slowfs tree ($FUSE_DELAY us a request, timeout $FUSE_TIMEOUT s, remounted every run)"
 	fi
@@ -579,7 +612,7 @@ tree_title() {
 
 run_tree_queries() {
 	local q
-	for q in list name size disk-list disk-name disk-size; do
+	for q in list name size big-list big-name big-size disk-list disk-name disk-size; do
 		wanted "$q" || continue
 		tree_query "$q"
 		run_query "$q" "$(tree_title "$q")" "$RUNS"
@@ -713,7 +746,7 @@ run_delete() {
 # Count syscalls of each tool on the tree queries with strace -f -c.
 run_syscalls() {
 	local entries dirs q i pairs t
-	for q in list name size disk-list disk-name disk-size; do
+	for q in list name size big-list big-name big-size disk-list disk-name disk-size; do
 		wanted "$q" || continue
 		t=$TREE
 		[[ $q != disk-* ]] || t=$DISK_TREE

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """report.py: turn bench.sh's raw results into tables (stdlib only).
 
-    report.py times TITLE REF LINES_FILE JSON...
+    report.py times [--entries N] TITLE REF LINES_FILE JSON...
         One table for a query from hyperfine --export-json files (several
         files are rounds of the same query; their run times are pooled).
         Prints each command's median, the ratio of medians to the command
         named REF, the interquartile spread and the output line count from
-        LINES_FILE (lines "name<TAB>count").  Never a single run's time.
+        LINES_FILE (lines "name<TAB>count"); with --entries, the tree's
+        N entries over each median too, in millions of entries a second
+        (a throughput to set beside published figures).  Never a single
+        run's time.
 
     report.py strace TITLE ENTRIES DIRS NAME=FILE...
         Syscall counts from `strace -f -c -o FILE` outputs, per entry of the
@@ -27,7 +30,7 @@ def quartiles(times):
     return q[0], statistics.median(times), q[2]
 
 
-def times_table(title, ref, lines_file, json_files):
+def times_table(title, ref, lines_file, json_files, entries=None):
     lines = {}
     with open(lines_file) as f:
         for row in f:
@@ -41,15 +44,16 @@ def times_table(title, ref, lines_file, json_files):
     medians = {name: statistics.median(t) for name, t in pooled.items()}
     ref_median = medians.get(ref)
 
-    print(f"\n== {title}")
+    print(f"\n== {title}" + (f" ({entries} entries)" if entries else ""))
     print(f"{'command':<12} {'median s':>10} {'vs find':>8} {'IQR/med':>8} "
-          f"{'runs':>5} {'lines':>9}")
+          f"{'runs':>5} {'lines':>9}" + (f" {'M entries/s':>12}" if entries else ""))
     for name, t in pooled.items():
         q1, med, q3 = quartiles(t)
         ratio = f"{med / ref_median:8.2f}" if ref_median else f"{'-':>8}"
         spread = f"{100 * (q3 - q1) / med:7.1f}%" if med else f"{'-':>8}"
+        rate = f" {entries / med / 1e6:12.2f}" if entries and med else ""
         print(f"{name:<12} {med:10.4f} {ratio} {spread} {len(t):5d} "
-              f"{lines.get(name, '?'):>9}")
+              f"{lines.get(name, '?'):>9}{rate}")
     for name, count in lines.items():
         if name not in pooled:
             print(f"{name:<12} {'skipped: ' + count}")
@@ -87,7 +91,9 @@ def strace_table(title, entries, dirs, pairs):
 
 
 def main(argv):
-    if len(argv) >= 5 and argv[1] == "times":
+    if len(argv) >= 7 and argv[1] == "times" and argv[2] == "--entries":
+        times_table(argv[4], argv[5], argv[6], argv[7:], int(argv[3]))
+    elif len(argv) >= 5 and argv[1] == "times":
         times_table(argv[2], argv[3], argv[4], argv[5:])
     elif len(argv) >= 5 and argv[1] == "strace":
         strace_table(argv[2], int(argv[3]), int(argv[4]), argv[5:])
