@@ -121,7 +121,7 @@ stage_tsan() {
 	cmake --build --preset tsan -j "$jobs"
 	# ThreadSanitizer's shadow memory needs the fixed layout ASLR breaks.
 	CI=true setarch -R ctest --preset tsan --no-tests=error \
-		-R '^(unit\.(walk|delete|dir|stat|ring)|cli\.io_uring|embed\.(install|threads|bridge)|cli\.jobs_output|lua\.(host|script)\.threads)$'
+		-R '^(unit\.(walk|delete|dir|stat|ring)|cli\.io_uring|embed\.(install|threads|bridge)|cli\.jobs_(output|share)|lua\.(host|script)\.threads)$'
 	elapsed tsan "$start"
 }
 

@@ -13,6 +13,13 @@
 #           with -j1, -j2, -j 8 and -j in the expression is the output
 #           without -j, in the same order, with the same messages and exit
 #           status, and sorted it is GNU find's.
+#   share   a warm walk that shares its directories with the workers
+#           (LUAFIND_SHARE=1, with -j2 and the default -j), and one that
+#           chooses by timing (no LUAFIND_SHARE), print what -j1 prints, in
+#           the same order, with the same messages, exit status and --stats
+#           counters (those of the threads' shares aside), on a generated
+#           40,000-entry tree and on the cli.trees ones; sharing reads
+#           directories ahead (dirs_ahead) where there are two CPUs.
 # WORKDIR is created, and removed unless the check fails.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -122,6 +129,72 @@ check_output() {
 		done
 	done
 	echo "ok: $n runs with -j1, -j2, -j 8 and -j in the expression print what luafind without -j and find print"
+}
+
+# A tree of about 40,000 entries: 3 levels of 12 directories, 27 files in
+# each directory of the last two, sizes 0 to 4 KiB.
+make_big_tree() {
+	python3 - "$1" <<'PY'
+import os, sys
+root = sys.argv[1]
+for a in range(12):
+    for b in range(12):
+        for c in range(12):
+            d = os.path.join(root, f"a{a}", f"b{b}", f"c{c}")
+            os.makedirs(d, exist_ok=True)
+            for f in range(20):
+                with open(os.path.join(d, f"f{f}.{'ch'[f % 2]}"), "wb") as fh:
+                    fh.write(b"x" * (f * 211))
+        for f in range(7):
+            open(os.path.join(root, f"a{a}", f"b{b}", f"g{f}"), "w").close()
+PY
+}
+
+# The --stats line of $1 (stderr) without the counters of the threads' shares.
+stats_of() {
+	grep '^luafind: stats: ' "$1" | sed 's/ stats_ahead=[0-9]*//; s/ dirs_ahead=[0-9]*//; s/ dirs_ahead_unused=[0-9]*//; s/ stats_ring=[0-9]*//'
+}
+
+check_share() {
+	[ -d "$trees/basic" ] || fail "no trees in $trees (the cli.trees fixture)"
+	make_big_tree "$work/big"
+	set -f
+	n=0
+	shared=0
+	for tree in "$work/big" $tree_list; do
+		case $tree in /*) ;; *) tree=$trees/$tree ;; esac
+		for q in "" "-name *.c" "-size +1k" "-type f -size -1k" "-mindepth 2 -maxdepth 3" "-printf %d:%p:%s\\n" \
+			"-empty" "-newer $tree"; do
+			# shellcheck disable=SC2086
+			LUAFIND_SHARE=0 LC_ALL=C "$luafind" --stats -j1 "$tree" $q >"$work/r.out" 2>"$work/r.err" && rrc=0 || rrc=$?
+			stats_of "$work/r.err" >"$work/r.stats"
+			grep -v '^luafind: stats: ' "$work/r.err" >"$work/r.msgs" || true
+			for mode in "LUAFIND_SHARE=1 -j2" "LUAFIND_SHARE=1 -j8" "LUAFIND_SHARE= -j2" "LUAFIND_SHARE=auto -j8"; do
+				env=${mode% *}
+				j=${mode#* }
+				# shellcheck disable=SC2086
+				env "$env" LC_ALL=C "$luafind" --stats $j "$tree" $q >"$work/s.out" 2>"$work/s.err" && src=0 || src=$?
+				what="$env luafind $j $tree $q"
+				[ $src -eq $rrc ] || fail "$what: exit status $src, $rrc with -j1"
+				cmp -s "$work/s.out" "$work/r.out" ||
+					fail "$what: output differs from -j1's: $(diff "$work/r.out" "$work/s.out" | head -5)"
+				grep -v '^luafind: stats: ' "$work/s.err" >"$work/s.msgs" || true
+				cmp -s "$work/s.msgs" "$work/r.msgs" ||
+					fail "$what: messages differ from -j1's: $(diff "$work/r.msgs" "$work/s.msgs" | head -5)"
+				stats_of "$work/s.err" | cmp -s - "$work/r.stats" ||
+					fail "$what: counters differ from -j1's: $(stats_of "$work/s.err") against $(cat "$work/r.stats")"
+				if [ "$env" = LUAFIND_SHARE=1 ] && [ "$tree" = "$work/big" ]; then
+					ahead=$(sed -n 's/.* dirs_ahead=\([0-9]*\).*/\1/p' "$work/s.err")
+					[ "${ahead:-0}" -gt 0 ] && shared=$((shared + 1))
+				fi
+				n=$((n + 1))
+			done
+		done
+	done
+	if [ "$(nproc)" -ge 2 ] && [ $shared -eq 0 ]; then
+		fail "LUAFIND_SHARE=1 never read a directory ahead (dirs_ahead=0 in every run on two CPUs or more)"
+	fi
+	echo "ok: $n shared or timed walks print, report and count what -j1 does ($shared of the forced ones on the big tree read ahead)"
 }
 
 "check_$check"
