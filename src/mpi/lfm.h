@@ -93,6 +93,7 @@ struct lfm {
 	struct lfm_item *q;
 	size_t qhead, qlen, qcap;
 	unsigned hungry; /**< requests answered "no work" since we last made items */
+	bool eager;      /**< LUAFIND_MPI_EAGER=1 (tests): every directory becomes an item */
 
 	/* Safra's termination detection (work.c). */
 	int64_t count;  /**< work messages sent minus received */

@@ -200,15 +200,16 @@ static void stats(struct lfm *m)
 static int parse(struct lfm *m, struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd, bool *parsed)
 {
 	lf_ctx_set_reporter(ctx, m->rank == 0 ? lf_report_stderr : NULL, ctx, NULL, NULL);
-	int ok = lf_parse(ctx, argc, argv, cmd) == 0, all = 0;
+	int ok = lf_parse(ctx, argc, argv, cmd) == 0, all = 0, ok0 = ok;
 	*parsed = ok;
-	if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, m->comm) != MPI_SUCCESS) {
+	if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, m->comm) != MPI_SUCCESS ||
+	    MPI_Bcast(&ok0, 1, MPI_INT, 0, m->comm) != MPI_SUCCESS) {
 		return 1;
 	}
 	lf_ctx_set_reporter(ctx, lf_report_stderr, ctx, NULL, NULL);
 	if (!all) {
-		if (ok || m->rank == 0) {
-			return 1;
+		if (ok || !ok0) {
+			return 1; /* rank 0 said it, or it is another's to say */
 		}
 		/* Rank 0 parsed it: what failed here is this rank's to say. */
 		size_t n;
@@ -355,6 +356,9 @@ int main(int argc, char **argv)
 	}
 	MPI_Comm_set_errhandler(m.comm, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(m.outc, MPI_ERRORS_RETURN);
+	/* Test hooks: share every directory; kill a rank after N entries. */
+	const char *eager = getenv("LUAFIND_MPI_EAGER");
+	m.eager = eager && strcmp(eager, "1") == 0 && m.size > 1;
 	const char *fault = getenv("LUAFIND_MPI_FAULT");
 	int fault_rank = -1;
 	unsigned long long fault_n = 0;

@@ -233,7 +233,7 @@ static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 	if (m->eval_pre && (k > 0 || s->it->is_root)) {
 		eval(s, e);
 	}
-	if (k > 0 && m->hungry && e->pathlen < LFM_SHIP_PATH_MAX && lf_walk_will_read(s->w) &&
+	if (k > 0 && (m->hungry || m->eager) && e->pathlen < LFM_SHIP_PATH_MAX && lf_walk_will_read(s->w) &&
 	    !lf_run_must_stop(m->run)) {
 		share(s, e);
 	}
