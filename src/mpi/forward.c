@@ -112,25 +112,11 @@ void lfm_forward(struct lfm *m, bool all)
 static int recv_chunk(struct lfm *m, bool block)
 {
 	MPI_Status st;
-	int flag = 1;
-	int rc = block ? MPI_Probe(MPI_ANY_SOURCE, LFM_TAG_OUT, m->outc, &st)
-		       : MPI_Iprobe(MPI_ANY_SOURCE, LFM_TAG_OUT, m->outc, &flag, &st);
-	if (rc != MPI_SUCCESS) {
-		return lfm_mpi_error(m, "MPI_Probe", rc);
-	}
-	if (!flag) {
-		return 0;
-	}
-	int n = 0;
-	MPI_Get_count(&st, MPI_BYTE, &n);
-	char *buf = malloc(n ? (size_t)n : 1);
-	if (!buf) {
-		return lfm_mpi_error(m, "malloc", MPI_ERR_NO_MEM);
-	}
-	rc = MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, LFM_TAG_OUT, m->outc, MPI_STATUS_IGNORE);
-	if (rc != MPI_SUCCESS) {
-		free(buf);
-		return lfm_mpi_error(m, "MPI_Recv", rc);
+	char *buf;
+	int n;
+	int r = lfm_recv(m, m->outc, MPI_ANY_SOURCE, LFM_TAG_OUT, block, &buf, &n, &st);
+	if (r <= 0) {
+		return r;
 	}
 	m->chunks_recv++;
 	uint32_t stream = 0;

@@ -136,6 +136,13 @@ void lfm_poll(struct lfm *m);
 /** Walk items until every rank is out of work; then drain the messages. */
 void lfm_work_run(struct lfm *m);
 void lfm_item_free(struct lfm_item *it);
+/**
+ * Receive one message on @comm from @src with @tag if one is there, or
+ * wait for one (@block).
+ * @return 1 with *@buf (malloc'ed: free it), *@len and *@st set, 0 if
+ *         there is none, -1 on a failure (reported)
+ */
+int lfm_recv(struct lfm *m, MPI_Comm comm, int src, int tag, bool block, char **buf, int *len, MPI_Status *st);
 /** Report a failed MPI call and mark the run failed. @return -1 */
 int lfm_mpi_error(struct lfm *m, const char *what, int rc);
 

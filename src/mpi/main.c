@@ -39,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static void usage(const char *progname)
@@ -158,11 +159,17 @@ static void walk_options(struct lfm *m)
 static void stats(struct lfm *m)
 {
 	enum { N = 15 };
-	uint64_t mine[N + 3], *all = NULL;
+	uint64_t mine[N + 4], *all = NULL;
+	struct rusage ru;
+	uint64_t cpu_us = 0;
+	if (getrusage(RUSAGE_SELF, &ru) == 0) {
+		cpu_us = (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+			 (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+	}
 	const struct lf_counters *c = &m->total;
-	uint64_t v[N + 3] = {m->entries, c->opens, c->reopens, c->closes, c->getdents, c->stats, c->stats_follow,
+	uint64_t v[N + 4] = {m->entries, c->opens, c->reopens, c->closes, c->getdents, c->stats, c->stats_follow,
 			     c->fd_stats, c->unlinks, c->stats_ahead, c->dirs_ahead, c->dirs_ahead_unused,
-			     c->stats_ring, c->tags, c->entries, m->items, m->items_given, m->items_got};
+			     c->stats_ring, c->tags, c->entries, m->items, m->items_given, m->items_got, cpu_us};
 	memcpy(mine, v, sizeof(mine));
 	if (m->rank == 0) {
 		all = calloc((size_t)m->size, sizeof(mine));
@@ -170,26 +177,28 @@ static void stats(struct lfm *m)
 			return;
 		}
 	}
-	if (MPI_Gather(mine, N + 3, MPI_UINT64_T, all, N + 3, MPI_UINT64_T, 0, m->comm) != MPI_SUCCESS ||
+	if (MPI_Gather(mine, N + 4, MPI_UINT64_T, all, N + 4, MPI_UINT64_T, 0, m->comm) != MPI_SUCCESS ||
 	    m->rank != 0) {
 		free(all);
 		return;
 	}
 	fflush(stdout);
 	struct lf_counters sum = {0};
-	uint64_t entries = 0;
+	uint64_t entries = 0, cpu = 0;
 	for (int r = 0; r <= m->size; r++) {
-		const uint64_t *a = all + (size_t)(r < m->size ? r : 0) * (N + 3);
+		const uint64_t *a = all + (size_t)(r < m->size ? r : 0) * (N + 4);
 		struct lf_counters rc = {a[14], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
 					 a[12], a[13]};
 		char label[96];
 		if (r == m->size) {
 			lf_cli_print_stats(stderr, m->progname, "", &sum, entries);
+			fprintf(stderr, "%s: stats: cpu=%.3f s (user and system, all ranks)\n", m->progname, cpu / 1e6);
 			break;
 		}
 		lf_counters_add(&sum, &rc);
 		entries += a[0];
-		snprintf(label, sizeof(label), "rank %d: items=%llu given=%llu got=%llu ", r,
+		cpu += a[18];
+		snprintf(label, sizeof(label), "rank %d: cpu=%.3f items=%llu given=%llu got=%llu ", r, a[18] / 1e6,
 			 (unsigned long long)a[15], (unsigned long long)a[16], (unsigned long long)a[17]);
 		lf_cli_print_stats(stderr, m->progname, label, &rc, a[0]);
 	}

@@ -302,6 +302,30 @@ static void handle(struct lfm *m, int src, int tag, const char *data, size_t len
 	}
 }
 
+int lfm_recv(struct lfm *m, MPI_Comm comm, int src, int tag, bool block, char **buf, int *len, MPI_Status *st)
+{
+	int flag = 1;
+	int rc = block ? MPI_Probe(src, tag, comm, st) : MPI_Iprobe(src, tag, comm, &flag, st);
+	if (rc != MPI_SUCCESS) {
+		return lfm_mpi_error(m, "MPI_Probe", rc);
+	}
+	if (!flag) {
+		return 0;
+	}
+	*len = 0;
+	MPI_Get_count(st, MPI_BYTE, len);
+	*buf = malloc(*len > 0 ? (size_t)*len : 1);
+	if (!*buf) {
+		return lfm_mpi_error(m, "malloc", MPI_ERR_NO_MEM);
+	}
+	rc = MPI_Recv(*buf, *len, MPI_BYTE, st->MPI_SOURCE, st->MPI_TAG, comm, MPI_STATUS_IGNORE);
+	if (rc != MPI_SUCCESS) {
+		free(*buf);
+		return lfm_mpi_error(m, "MPI_Recv", rc);
+	}
+	return 1;
+}
+
 /*
  * Receive one message from @src (MPI_ANY_SOURCE) if there is one.
  * @return 1 if one was handled (or dropped, with @drop), 0 if none, -1 on
@@ -310,24 +334,11 @@ static void handle(struct lfm *m, int src, int tag, const char *data, size_t len
 static int recv_one(struct lfm *m, int src, bool drop, bool block)
 {
 	MPI_Status st;
-	int flag = 1;
-	int rc = block ? MPI_Probe(src, MPI_ANY_TAG, m->comm, &st) : MPI_Iprobe(src, MPI_ANY_TAG, m->comm, &flag, &st);
-	if (rc != MPI_SUCCESS) {
-		return lfm_mpi_error(m, "MPI_Probe", rc);
-	}
-	if (!flag) {
-		return 0;
-	}
-	int n = 0;
-	MPI_Get_count(&st, MPI_BYTE, &n);
-	char *buf = n ? malloc((size_t)n) : NULL;
-	if (n && !buf) {
-		return lfm_mpi_error(m, "malloc", MPI_ERR_NO_MEM);
-	}
-	rc = MPI_Recv(buf, n, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, m->comm, MPI_STATUS_IGNORE);
-	if (rc != MPI_SUCCESS) {
-		free(buf);
-		return lfm_mpi_error(m, "MPI_Recv", rc);
+	char *buf;
+	int n;
+	int r = lfm_recv(m, m->comm, src, MPI_ANY_TAG, block, &buf, &n, &st);
+	if (r <= 0) {
+		return r;
 	}
 	m->recv_from[st.MPI_SOURCE]++;
 	if (!drop) {
