@@ -37,6 +37,10 @@ include(CMakePackageConfigHelpers)
 
 install(TARGETS luafind)
 install(FILES ${PROJECT_SOURCE_DIR}/man/luafind.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+if(TARGET luafind-mpi) # -DLUAFIND_MPI=ON
+  install(TARGETS luafind-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+  install(FILES ${PROJECT_SOURCE_DIR}/man/luafind-mpi.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/share/luafind/scripts DESTINATION ${CMAKE_INSTALL_DATADIR}/luafind
   FILES_MATCHING PATTERN "*.lua")
 install(FILES ${_lf_compl}/luafind.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions

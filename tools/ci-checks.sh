@@ -2,7 +2,7 @@
 # ci-checks.sh: the checks CI runs after the README's two commands, one
 # stage or all of them, each failing the run when it fails:
 #
-#	tools/ci-checks.sh [slow] [asan] [fuzz] [tsan] [deb]	(default: all five)
+#	tools/ci-checks.sh [slow] [asan] [fuzz] [tsan] [deb] [mpi]	(default: all six)
 #
 #   slow  the tests of the slow label, which the README's run leaves out:
 #         a 1,000,000-level chain deleted (ctest --preset release-slow)
@@ -20,6 +20,9 @@
 #         leaving nothing (dpkg -L of each package empty).  It installs
 #         into the system (run it on a machine where luafind's packages
 #         may come and go: CI's is fresh)
+#   mpi   luafind-mpi (the mpi preset, OpenMPI installed when missing)
+#         against luafind with 1 to 4 ranks on this machine: queries,
+#         deletions, a killed rank (ctest --preset mpi: tests/mpi)
 #
 # It installs what it needs (clang and libFuzzer's runtime, the
 # Build-Depends, lintian, the autopkgtests' Depends) through
@@ -29,7 +32,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-stages=${*:-slow asan fuzz tsan deb}
+stages=${*:-slow asan fuzz tsan deb mpi}
 fuzz_seconds=${FUZZ_SECONDS:-60}
 jobs=$(nproc)
 
@@ -57,6 +60,13 @@ stage_slow() {
 	tools/setup.sh release
 	CI=true ctest --preset release-slow --no-tests=error
 	elapsed slow "$start"
+}
+
+stage_mpi() {
+	start=$(date +%s)
+	tools/setup.sh mpi
+	CI=true ctest --preset mpi --no-tests=error
+	elapsed mpi "$start"
 }
 
 stage_asan() {
@@ -178,9 +188,9 @@ stage_deb() {
 
 for s in $stages; do
 	case $s in
-	slow | asan | fuzz | tsan | deb) ;;
+	slow | asan | fuzz | tsan | deb | mpi) ;;
 	*)
-		echo "ci-checks: unknown stage '$s' (slow, asan, fuzz, tsan or deb)" >&2
+		echo "ci-checks: unknown stage '$s' (slow, asan, fuzz, tsan, deb or mpi)" >&2
 		exit 2
 		;;
 	esac

@@ -18,6 +18,12 @@ packages="cmake gcc make pkg-config liblua5.4-dev lua5.4 libpcre2-dev libcmocka-
 libcap2-bin strace bfs g++ libacl1-dev libcap-dev libonig-dev python3 git
 man-db time bash-completion zsh fish libfuse3-dev libseccomp-dev jq attr acl"
 
+# OpenMPI for the mpi preset alone (luafind-mpi, -DLUAFIND_MPI=ON): nothing
+# else needs it.
+if [ "$preset" = mpi ]; then
+	packages="$packages libopenmpi-dev openmpi-bin"
+fi
+
 missing=
 for p in $packages; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -432,6 +432,16 @@ size_t lf_walk_dirs_left(const struct lf_walk *w);
 bool lf_walk_had_error(const struct lf_walk *w);
 
 /**
+ * Whether the next lf_walk_next() will read the directory returned last in
+ * pre-order: it is within -maxdepth, on the root's device under
+ * LF_WALK_XDEV, not a loop, and not pruned (lf_walk_prune,
+ * lf_entry_delete).  For hosts that hand a directory to another walker
+ * instead (luafind-mpi prunes it and sends it to another rank): false
+ * for any other entry.
+ */
+bool lf_walk_will_read(const struct lf_walk *w);
+
+/**
  * End a walk, closing every fd and freeing all memory.  @w may be NULL.
  *
  * @return 0, or -1 with errno set to the first failure that ended the walk

@@ -91,6 +91,13 @@
  *     main.c            this file: standard streams, parse, run, exit status
  *     prim_lua.[ch]     -lua, --script and --run (registered below)
  *     status.[ch]       the status line: -status, the scripts' progress line
+ *     stats.[ch]        --stats: the walks' syscall counters (luafind-mpi's too)
+ *   src/mpi/          luafind-mpi: one walk spread over MPI ranks (-DLUAFIND_MPI=ON)
+ *     main.c            its command line, the run's phases, exit status
+ *     lfm.h             the state the files share
+ *     work.c            work items, stealing, Safra's termination detection
+ *     forward.c         output to rank 0 in whole records
+ *     walk.c            one work item's walk, and the deferred post-order phases
  *
  * Exit status, as find's: 0, or 1 if anything failed (a parse error, a file
  * that could not be read, a write error); 2 for a usage error in luafind's
@@ -107,6 +114,7 @@
 #include "parse.h"
 #include "prim_lua.h"
 #include "run.h"
+#include "stats.h"
 #include "status.h"
 #include "walk.h"
 
@@ -284,18 +292,6 @@ static void cli_report(void *arg, const struct lf_error *err)
 		lf_diag_print(r->ctx, stderr, &note);
 		r->own_option = true;
 	}
-}
-
-static void print_stats(const struct lf_ctx *ctx, const struct lf_counters *c, uint64_t entries)
-{
-	fprintf(stderr,
-		"%s: stats: entries=%" PRIu64 " opens=%" PRIu64 " reopens=%" PRIu64 " closes=%" PRIu64
-		" getdents=%" PRIu64 " stats=%" PRIu64 " stats_follow=%" PRIu64 " fd_stats=%" PRIu64
-		" unlinks=%" PRIu64 " stats_ahead=%" PRIu64 " dirs_ahead=%" PRIu64 " dirs_ahead_unused=%" PRIu64
-		" stats_ring=%" PRIu64 " tags=%" PRIu64 "\n",
-		ctx->progname, entries, c->opens, c->reopens, c->closes, c->getdents, c->stats,
-		c->stats_follow, c->fd_stats, c->unlinks, c->stats_ahead, c->dirs_ahead, c->dirs_ahead_unused,
-		c->stats_ring, c->tags);
 }
 
 /* luafind's own options, which may stand among find's leading options. */
@@ -524,7 +520,7 @@ static int run(struct lf_cmdline *cmd, bool stats)
 	lf_cli_status_end(&r);
 	lf_run_free(&r);
 	if (stats) {
-		print_stats(ctx, &r.total, r.entries);
+		lf_cli_print_stats(stderr, ctx->progname, "", &r.total, r.entries);
 	}
 	lf_out_close(&out); /* flushed, and a failed write reported, by lf_run_finish() */
 	return status;
@@ -547,7 +543,7 @@ static int dispatch(const struct cli_opts *o, struct lf_cmdline *cmd)
 		struct lf_counters c;
 		lf_cli_lua_counters(&c);
 		fflush(stdout);
-		print_stats(cmd->ctx, &c, c.entries);
+		lf_cli_print_stats(stderr, cmd->ctx->progname, "", &c, c.entries);
 	}
 	return status;
 }

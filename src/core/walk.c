@@ -271,6 +271,11 @@ bool lf_walk_had_error(const struct lf_walk *w)
 	return w->had_error;
 }
 
+bool lf_walk_will_read(const struct lf_walk *w)
+{
+	return w->pend_active && w->pend.read_it && !w->pruned;
+}
+
 int lf_walk_close(struct lf_walk *w)
 {
 	if (!w) {

@@ -387,11 +387,11 @@ static FILE *files0_open(const struct lf_cmdline *cmd, const char **label)
 }
 
 /*
- * -files0-from: walk each NUL-separated name as it is read, as GNU find does
- * (a name is walked before the next is read).  An empty name is an error
- * that skips it; a read error ends the list.
+ * -files0-from: each NUL-separated name as it is read, as GNU find does (a
+ * name is walked before the next is read).  An empty name is an error that
+ * skips it; a read error ends the list.
  */
-static void run_files0(struct lf_run *r)
+void lf_run_files0(struct lf_run *r, int (*each)(struct lf_run *r, const char *name, void *arg), void *arg)
 {
 	struct lf_ctx *ctx = r->cmd->ctx;
 	struct lf_eval *ev = &r->ev;
@@ -421,8 +421,7 @@ static void run_files0(struct lf_run *r)
 			ok = false;
 			continue;
 		}
-		const char *roots[] = {name};
-		if (walk_roots(r, roots, 1) != 0) {
+		if (each(r, name, arg) != 0) {
 			ok = false;
 			break;
 		}
@@ -442,10 +441,18 @@ static void run_files0(struct lf_run *r)
 	}
 }
 
+/* lf_run_files0()'s step for lf_run_roots(): walk the name. */
+static int walk_name(struct lf_run *r, const char *name, void *arg)
+{
+	(void)arg;
+	const char *roots[] = {name};
+	return walk_roots(r, roots, 1);
+}
+
 int lf_run_roots(struct lf_run *r, const char *const *roots, size_t nroots)
 {
 	if (r->cmd->files0_from && !roots) {
-		run_files0(r);
+		lf_run_files0(r, walk_name, NULL);
 	} else if (roots) {
 		walk_roots(r, roots, nroots);
 	} else {

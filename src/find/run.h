@@ -143,6 +143,15 @@ bool lf_path_is_root_dir(const char *path, bool follow);
  */
 int lf_run_roots(struct lf_run *r, const char *const *roots, size_t nroots);
 
+/**
+ * -files0-from: call @each(@r, name, @arg) for each NUL-separated name of
+ * cmd->files0_from as it is read, with GNU find 4.9's checks and messages
+ * (no paths on the command line, an empty name is an error that skips it,
+ * a read error ends the list: the status becomes 1).  @each returns 0 to go
+ * on, -1 to stop.
+ */
+void lf_run_files0(struct lf_run *r, int (*each)(struct lf_run *r, const char *name, void *arg), void *arg);
+
 /** Free what lf_run_init() allocated. */
 void lf_run_free(struct lf_run *r);
 

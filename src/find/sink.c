@@ -163,7 +163,7 @@ void lf_sink_finish(struct lf_sink *s, struct lf_eval *ev)
 	int fd = s->out.fd;
 	lf_out_close(&s->out);
 	int err = s->out.err;
-	if (s->kind == SINK_FILE && close(fd) != 0 && !err) {
+	if (s->kind == SINK_FILE && fd >= 0 && close(fd) != 0 && !err) { /* fd -1: captured */
 		err = errno;
 	}
 	if (err) {
@@ -183,7 +183,7 @@ void lf_sink_release(struct lf_sink *s, bool unfinished)
 		/* The walk was abandoned: flush what we have, quietly. */
 		int fd = s->out.fd;
 		lf_out_close(&s->out);
-		if (s->kind == SINK_FILE) {
+		if (s->kind == SINK_FILE && fd >= 0) {
 			close(fd);
 		}
 	}
@@ -222,4 +222,34 @@ void lf_sink_end(struct lf_sink *s)
 bool lf_sink_tty(const struct lf_sink *s)
 {
 	return s->tty;
+}
+
+size_t lf_sink_files(struct lf_ctx *ctx, struct lf_out **outs, size_t max, bool capture)
+{
+	/* The list is newest first: count, then fill from the end (oldest first). */
+	size_t n = 0;
+	for (struct lf_sink *s = ctx->sinks; s; s = s->next) {
+		n += s->kind == SINK_FILE;
+	}
+	size_t i = n;
+	for (struct lf_sink *s = ctx->sinks; s; s = s->next) {
+		if (s->kind != SINK_FILE) {
+			continue;
+		}
+		i--;
+		if (capture && s->out.fd >= 0) {
+			struct lf_out mem;
+			if (lf_out_init_mem(&mem) != 0) {
+				return (size_t)-1;
+			}
+			close(s->out.fd);
+			free(s->out.buf);
+			s->out = mem;
+			s->tty = false;
+		}
+		if (i < max) {
+			outs[i] = &s->out;
+		}
+	}
+	return n;
 }

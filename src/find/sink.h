@@ -50,4 +50,19 @@ void lf_sink_finish(struct lf_sink *s, struct lf_eval *ev);
  */
 void lf_sink_release(struct lf_sink *s, bool unfinished);
 
+/**
+ * The writers of the files the output actions of @ctx write (-fprint FILE
+ * and its kin; not standard output or error), in an order that is the same
+ * for every context that parsed the same expression: at most @max of them
+ * in @outs.  With @capture, each file is closed (it was created and
+ * truncated while parsing) and its writer collects in memory instead
+ * (lf_out_init_mem): the host takes o->buf and o->len between entries and
+ * carries them elsewhere (luafind-mpi sends them to the rank that writes
+ * the file); the finish hook then frees it, writing nothing.
+ *
+ * @return how many files there are (possibly more than @max), or
+ *         (size_t)-1 with errno set (ENOMEM) when a capture failed
+ */
+size_t lf_sink_files(struct lf_ctx *ctx, struct lf_out **outs, size_t max, bool capture);
+
 #endif

@@ -1,0 +1,167 @@
+/**
+ * lfm.h: what the files of luafind-mpi share.
+ *
+ * One walk spread over the ranks of an MPI job.  Work is split by
+ * directory: a work item is a directory to walk (its path, as plain
+ * luafind would show it, its depth, its root, and under -L the identity
+ * of its ancestors).  Each rank walks its items with a walker of its own
+ * (walk.c) and evaluates the whole expression on their entries; a rank
+ * with nothing to do steals items from a random victim (work.c), and a
+ * busy rank asked for work it does not have turns the next directories it
+ * would have read into items instead (lf_walk_will_read, lf_walk_prune).
+ * What the matches print goes to rank 0 in whole records (forward.c).
+ * Directories evaluated after their contents (-depth, -delete) whose
+ * subtree was shared wait for the end of the walk, then go depth by depth,
+ * deepest first, with a barrier between depths (walk.c).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef LFM_H
+#define LFM_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "output.h"
+#include "parse.h"
+#include "run.h"
+#include "walk.h"
+
+/** The longest path handed to another rank: deeper ones stay where they are. */
+#define LFM_SHIP_PATH_MAX 2048
+
+/** Message tags on lfm.comm (work) and lfm.outc (output). */
+enum lfm_tag {
+	LFM_TAG_REQ = 1, /**< "give me work", to a random victim */
+	LFM_TAG_WORK,    /**< items, the answer to a request (counted: Safra's basic message) */
+	LFM_TAG_NOWORK,  /**< the other answer */
+	LFM_TAG_TOKEN,   /**< Safra's token: int64 sum, int64 colour */
+	LFM_TAG_TERM,    /**< rank 0: the walk is over */
+	LFM_TAG_OUT,     /**< on outc: uint32 stream (0: stdout, i+1: -fprint file i), then bytes */
+};
+
+/** An ancestor of a work item, under -L: for loop detection. */
+struct lfm_anc {
+	uint64_t dev, ino;
+	uint64_t pathlen; /**< the length of the item's path prefix naming it */
+};
+
+/** A directory to walk. */
+struct lfm_item {
+	char *path; /**< NUL-terminated, owned */
+	size_t pathlen;
+	int depth;      /**< its depth, as plain luafind counts it */
+	uint32_t root;  /**< the index of its root among cmd->roots */
+	bool is_root;   /**< a root: its own entry is evaluated here too */
+	uint32_t nanc;
+	struct lfm_anc *anc; /**< owned; -L only */
+};
+
+/** A directory whose post-order visit waits for the deferred phases. */
+struct lfm_deferred {
+	char *path;
+	int depth;
+	uint32_t root;
+};
+
+/** A send in flight, with the buffer it owns. */
+struct lfm_pending {
+	MPI_Request req;
+	char *buf;
+	size_t len;
+};
+
+struct lfm {
+	MPI_Comm comm; /**< work, token, termination */
+	MPI_Comm outc; /**< output chunks to rank 0 */
+	int rank, size;
+	struct lf_cmdline *cmd;
+	struct lf_run *run;
+	const char *progname;
+
+	/* The walk. */
+	struct lf_walk_opts wopts; /**< the walkers' options (depth first, mindepth 0) */
+	int mindepth;   /**< entries shallower than this are not evaluated */
+	int maxdepth;   /**< -maxdepth, or -1 */
+	bool post;      /**< directories are evaluated after their contents */
+	bool eval_pre;  /**< a directory's pre-order visit is evaluated */
+	bool logical;   /**< -L: loops are looked for among inherited ancestors */
+
+	/* Items to walk: [qhead, qhead + qlen) of q; thieves take from the front. */
+	struct lfm_item *q;
+	size_t qhead, qlen, qcap;
+	unsigned hungry; /**< requests answered "no work" since we last made items */
+	bool eager;      /**< LUAFIND_MPI_EAGER=1 (tests): every directory becomes an item */
+
+	/* Safra's termination detection (work.c). */
+	int64_t count;  /**< work messages sent minus received */
+	bool black;
+	bool have_token, tok_black, probe_out;
+	int64_t tok_q;
+	bool waiting;   /**< a request is out, its answer not in */
+	bool term;
+	uint64_t *sent_to, *recv_from; /**< messages on comm, by rank: the drain's accounts */
+	unsigned backoff_us;
+	unsigned since_poll;
+
+	/* Output (forward.c). */
+	struct lf_out *out;    /**< the run's standard output */
+	struct lf_out **files; /**< the -fprint files' writers */
+	size_t nfiles;
+	struct lfm_pending *pend;
+	size_t npend, cappend, pend_bytes;
+	uint64_t chunks_sent; /**< to rank 0 on outc */
+	uint64_t chunks_recv; /**< rank 0: from the others */
+
+	/* Deferred directories (walk.c). */
+	struct lfm_deferred *def;
+	size_t ndef, capdef;
+
+	/* --stats and the test hook. */
+	struct lf_counters total;
+	uint64_t entries, items, items_given, items_got;
+	uint64_t fault_after; /**< LUAFIND_MPI_FAULT=RANK:N: this rank dies after N entries */
+	bool failed;          /**< an MPI call failed, or the run must stop: no deferred phase */
+};
+
+/* work.c */
+int lfm_work_init(struct lfm *m);
+void lfm_work_free(struct lfm *m);
+/** Queue an item (taking its strings). @return 0, or -1 (ENOMEM) */
+int lfm_push(struct lfm *m, struct lfm_item *it);
+/** Handle what arrived, answer requests; rank 0 writes output chunks. */
+void lfm_poll(struct lfm *m);
+/** Walk items until every rank is out of work; then drain the messages. */
+void lfm_work_run(struct lfm *m);
+void lfm_item_free(struct lfm_item *it);
+/**
+ * Receive one message on @comm from @src with @tag if one is there, or
+ * wait for one (@block).
+ * @return 1 with *@buf (malloc'ed: free it), *@len and *@st set, 0 if
+ *         there is none, -1 on a failure (reported)
+ */
+int lfm_recv(struct lfm *m, MPI_Comm comm, int src, int tag, bool block, char **buf, int *len, MPI_Status *st);
+/** Report a failed MPI call and mark the run failed. @return -1 */
+int lfm_mpi_error(struct lfm *m, const char *what, int rc);
+
+/* forward.c */
+/** Send what the writers hold to rank 0 (a no-op on rank 0). */
+void lfm_forward(struct lfm *m, bool all);
+/** Rank 0: write the chunks that arrived. */
+void lfm_forward_recv(struct lfm *m);
+/** Sends completed: free their buffers; with @wait, wait for all of them. */
+void lfm_pending_test(struct lfm *m, bool wait);
+/** Queue a send of @buf (owned) on @comm. @return 0, or -1 */
+int lfm_isend(struct lfm *m, MPI_Comm comm, int dest, int tag, char *buf, size_t len);
+/** The end: every rank's output written by rank 0. */
+void lfm_forward_end(struct lfm *m);
+
+/* walk.c */
+/** Walk one item, evaluating the expression. */
+void lfm_walk_item(struct lfm *m, struct lfm_item *it);
+/** The deferred post-order visits, deepest first, a barrier between depths. */
+void lfm_deferred_run(struct lfm *m);
+
+#endif

@@ -1,0 +1,200 @@
+#!/bin/sh
+# diff_mpi.sh: luafind-mpi against plain luafind on generated trees.
+#
+#	diff_mpi.sh LUAFIND_MPI LUAFIND MKTREE MKCHAIN WORK [GROUP]
+#
+# GROUP (default: all) is one of:
+#   queries  each query of queries.cases run with 1, 2, 3 or 4 ranks (in
+#            turn, half of them with LUAFIND_MPI_EAGER=1: every directory
+#            becomes a work item), sorted stdout, sorted stderr (with the
+#            program's name made luafind's) and exit status equal
+#   delete   deletions: the paths that survive are the same; a 100,000-level
+#            chain and a wide tree go; / is refused
+#   kill     a rank killed mid-walk (LUAFIND_MPI_FAULT): the job fails with a
+#            message, and the tree's top directory is still there
+#
+# Exits 77 (skipped) when mpirun is missing.  Scratch in /dev/shm (or under
+# WORK), removed on success, kept (and named) on failure.
+#
+# SPDX-License-Identifier: MIT
+set -u
+mpi=$1 lf=$2 mktree=$3 mkchain=$4 work=$5 group=${6:-all}
+here=$(cd "$(dirname "$0")" && pwd)
+
+command -v mpirun >/dev/null 2>&1 || { echo "diff_mpi: mpirun missing (apt-get install openmpi-bin)"; exit 77; }
+# As root (CI), on one machine with more ranks than cores.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export LC_ALL=C
+run_mpi() { # NP ARGS...
+	np=$1
+	shift
+	timeout 120 mpirun --oversubscribe -np "$np" "$mpi" "$@" </dev/null
+}
+
+# On tmpfs when there is one: the 100,000-level chain costs seconds on a disk.
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	dir=$(mktemp -d /dev/shm/luafind-mpi-test.XXXXXX) || exit 1
+else
+	dir=$work/$group
+	rm -rf "$dir"
+	mkdir -p "$dir"
+fi
+cd "$dir" || exit 1
+fails=0
+fail() {
+	echo "FAIL: $*"
+	fails=$((fails + 1))
+}
+
+# The tree: mktree's shape, with links (to a file, to a directory, broken,
+# back to an ancestor), an empty directory, and a reference file.
+mktree_t() { # DIR
+	"$mktree" -s 7 -d 150 -f 1500 "$1" >/dev/null &&
+		mkdir -p "$1/empty" "$1/deep/a/b/c/d/e/f" &&
+		printf 'x' >"$1/deep/a/b/one" &&
+		ln -s a/b/one "$1/deep/tofile" &&
+		ln -s ../.. "$1/deep/a/up" &&
+		ln -s nowhere "$1/deep/broken" &&
+		ln -s deep/a "$1/toa" &&
+		touch -d '2020-01-01' "$1/deep/old"
+}
+
+group_queries() {
+	mktree_t t || { fail "mktree"; return; }
+	ln -s t tlink
+	printf 't/deep\0t/empty\0' >list0
+	i=0
+	while IFS= read -r q; do
+		case $q in '' | '#'*) continue ;; esac
+		i=$((i + 1))
+		np=$((i % 4 + 1))
+		eager=$((i % 2))
+		words=false
+		case $q in *'{} +'*) words=true ;; esac
+		eval "set -- $q"
+		"$lf" "$@" >ref.out 2>ref.err
+		rs=$?
+		LUAFIND_MPI_EAGER=$eager run_mpi "$np" "$@" >mpi.out 2>mpi.err
+		ms=$?
+		for f in ref mpi; do
+			if $words; then
+				# Batches are per rank: one "found" per batch, the files the same.
+				tr ' \0' '\n\n' <$f.out | grep -vx found | sort >$f.sorted
+			else
+				tr '\0' '\n' <$f.out | sort >$f.sorted
+			fi
+			# Messages only: not luafind's caret lines, nor mpirun's own.
+			sed -n 's/^luafind\(-mpi\)\{0,1\}: /luafind: /p' $f.err | grep -v '^luafind: stats' |
+				sort >$f.esorted
+		done
+		if [ "$rs" != "$ms" ] || ! cmp -s ref.sorted mpi.sorted || ! cmp -s ref.esorted mpi.esorted; then
+			fail "np=$np eager=$eager: $q (status $rs vs $ms)"
+			diff ref.sorted mpi.sorted | head -5
+			diff ref.esorted mpi.esorted | head -5
+		fi
+		for f in out1 out2; do
+			[ -f "$f" ] || continue
+			sort "$f" >"$f.ref"
+			mv "$f" "$f.keep"
+		done
+		case $q in *-fprint*)
+			# The file -fprint wrote: luafind's run above, then ours.
+			"$lf" "$@" >/dev/null 2>&1
+			sort out1 >out1.ref
+			LUAFIND_MPI_EAGER=$eager run_mpi "$np" "$@" >/dev/null 2>&1
+			sort out1 >out1.mpi
+			cmp -s out1.ref out1.mpi || fail "np=$np: $q: the -fprint file differs"
+			rm -f out1 out1.*
+			;;
+		esac
+		rm -f out1.keep out2.keep out1.ref out2.ref
+	done <"$here/queries.cases"
+	echo "queries: $i run"
+	[ "$i" -ge 40 ] || fail "fewer than 40 queries"
+	# The errors: a bad expression reported once, -ok refused.
+	run_mpi 3 t -name >mpi.out 2>mpi.err
+	s=$?
+	[ "$s" -ne 0 ] && [ "$(grep -c 'luafind-mpi:' mpi.err)" -eq 1 ] || fail "bad expression: status $s, $(cat mpi.err)"
+	for p in "-ok echo {} ;" "-okdir echo {} ;" "-quit"; do
+		# shellcheck disable=SC2086
+		run_mpi 2 t $p >mpi.out 2>mpi.err
+		s=$?
+		[ "$s" -ne 0 ] && grep -q "not available in luafind-mpi" mpi.err && [ ! -s mpi.out ] ||
+			fail "$p not refused: status $s"
+	done
+	# --stats: the sum of the ranks' entries is plain luafind's.
+	want=$("$lf" --stats t 2>&1 >/dev/null | sed -n 's/.*stats: entries=\([0-9]*\).*/\1/p')
+	got=$(LUAFIND_MPI_EAGER=1 run_mpi 4 --stats t 2>&1 >/dev/null | sed -n 's/.*stats: entries=\([0-9]*\).*/\1/p')
+	[ "$want" = "$got" ] || fail "--stats: entries $want vs $got"
+}
+
+# Delete with both, compare what survives.
+del_case() { # NP EAGER ARGS... (t is the tree)
+	np=$1 eager=$2
+	shift 2
+	rm -rf a b
+	mkdir a && mktree_t a/t && cp -a a b
+	(cd a && "$lf" t "$@" >/dev/null 2>../ref.err)
+	rs=$?
+	(cd b && LUAFIND_MPI_EAGER=$eager run_mpi "$np" t "$@" >/dev/null 2>../mpi.err)
+	ms=$?
+	(cd a && find . | sort) >ref.left
+	(cd b && find . | sort) >mpi.left
+	[ "$rs" = "$ms" ] && cmp -s ref.left mpi.left ||
+		{ fail "delete np=$np eager=$eager: $* (status $rs vs $ms)"; diff ref.left mpi.left | head -5; }
+}
+
+group_delete() {
+	for np in 1 2 3 4; do
+		del_case $np $((np % 2)) -name '*.o' -delete
+		del_case $np $((1 - np % 2)) -delete
+		del_case $np 1 -mindepth 1 -type d -name 'n*' -delete
+	done
+	del_case 3 1 -empty -delete
+	del_case 4 1 -path '*deep*' -delete
+	del_case 2 1 -exclude -name 'a*' -delete
+	del_case 4 0 -type f -delete
+	# A 100,000-level chain and a wide tree.
+	rm -rf a b
+	mkdir a && "$mkchain" a/chain 100000 >/dev/null && "$mktree" -s 3 -d 20 -f 20000 a/wide >/dev/null ||
+		{ fail "mkchain"; return; }
+	LUAFIND_MPI_EAGER=1 run_mpi 4 a/chain a/wide -delete >/dev/null 2>mpi.err
+	s=$?
+	[ "$s" -eq 0 ] && [ ! -e a/chain ] && [ ! -e a/wide ] || fail "chain and wide tree: status $s, $(head -3 mpi.err)"
+	# / is refused, also behind a link under -H (-maxdepth 0 as a belt).
+	ln -sf / slash
+	for args in "/ -maxdepth 0 -delete" "-H slash -maxdepth 0 -delete"; do
+		# shellcheck disable=SC2086
+		run_mpi 2 $args >/dev/null 2>mpi.err
+		s=$?
+		[ "$s" -eq 1 ] && grep -q "refusing to delete" mpi.err || fail "$args: status $s, $(cat mpi.err)"
+	done
+}
+
+group_kill() {
+	mkdir a && "$mktree" -s 5 -d 400 -f 4000 a/t >/dev/null || { fail "mktree"; return; }
+	LUAFIND_MPI_FAULT=1:300 LUAFIND_MPI_EAGER=1 run_mpi 3 a/t -delete >mpi.out 2>mpi.err
+	s=$?
+	[ "$s" -ne 0 ] || fail "killed rank: status 0"
+	[ -d a/t ] || fail "killed rank: the top directory was deleted"
+	grep -qiE 'signal 9|killed|failed' mpi.err || fail "killed rank: no message: $(head -5 mpi.err)"
+	echo "kill: status $s; $(grep -ciE 'signal 9|killed|failed' mpi.err) lines say so"
+}
+
+case $group in
+queries) group_queries ;;
+delete) group_delete ;;
+kill) group_kill ;;
+*)
+	group_queries
+	group_delete
+	group_kill
+	;;
+esac
+if [ "$fails" -ne 0 ]; then
+	echo "diff_mpi $group: $fails failure(s); scratch kept in $dir"
+	exit 1
+fi
+cd / && rm -rf -- "$dir"
+echo "diff_mpi $group: all passed"
