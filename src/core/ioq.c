@@ -79,11 +79,20 @@
 #define TAKE_SPIN_IO_NS 3000
 
 /*
+ * How long the walker of a shared walk polls a busy job, and for new jobs to
+ * run meanwhile, before it sleeps on it.  Sleeping at once let the two
+ * threads settle on one CPU in turn (the wakee is woken where the waker
+ * ran), as slow as one thread: perf showed both on the same CPU in the slow
+ * runs; two runnable threads are spread over the idle CPUs.
+ */
+#define TAKE_SPIN_SHARE_NS 200000
+
+/*
  * How long an idle worker of a shared walk polls for the next job before it
  * sleeps: the walker submits a few jobs per directory, microseconds apart,
  * and a futex wake per directory costs about as much as reading one.
  */
-#define SHARE_IDLE_SPIN_NS 50000
+#define SHARE_IDLE_SPIN_NS 200000
 
 enum {
 	JOB_PENDING = 0, /* on the stack, nobody has it */
@@ -301,7 +310,7 @@ static void pace(struct lf_ioq *q, bool blocked)
 	q->recent = q->recent << 1 | blocked;
 	/* Shared, two blocked jobs of the last eight (a lone page fault on a
 	 * job's buffer under the other thread's mmap is not a cold cache). */
-	if (blocked && (!q->share || __builtin_popcount(q->recent & 0xff) >= 2)) {
+	if (blocked && (!q->share || __builtin_popcount(q->recent & 0xff) >= 4)) {
 		q->unblocked = 0;
 		if (!q->awake) {
 			q->awake = true;
@@ -656,14 +665,30 @@ static int settle(struct lf_ioq *q, struct lf_ioq_job *job, bool help)
 	/* Shared: run the next pending jobs meanwhile, which the walk needs soon. */
 	if (help && state == JOB_BUSY && atomic_load_explicit(&q->share, memory_order_relaxed)) {
 		struct worker wk = {q, UINT_MAX, NULL, true};
+		uint64_t until = 0;
 		do {
 			pthread_mutex_lock(&q->lock);
 			struct lf_ioq_job *next = pop_locked(q);
 			pthread_mutex_unlock(&q->lock);
-			if (!next) {
-				break;
+			if (next) {
+				run_published(q, next, &wk);
+				until = 0;
+			} else {
+				/* Nothing to run: poll for the job, or for new jobs (its kids). */
+				unsigned seen = atomic_load_explicit(&q->pushed, memory_order_relaxed);
+				uint64_t now = lf_now_ns();
+				if (!until) {
+					until = now + TAKE_SPIN_SHARE_NS;
+				} else if (now > until) {
+					break;
+				}
+				for (unsigned k = 0; k < 64 && state == JOB_BUSY &&
+						    atomic_load_explicit(&q->pushed, memory_order_relaxed) == seen;
+				     k++) {
+					lf_cpu_relax();
+					state = atomic_load_explicit(&job->state, memory_order_acquire);
+				}
 			}
-			run_published(q, next, &wk);
 			state = atomic_load_explicit(&job->state, memory_order_acquire);
 		} while (state == JOB_BUSY);
 	}
