@@ -190,7 +190,7 @@ struct lf_prefetch *lf_prefetch_new(void)
 	pthread_mutex_init(&pf->lock, NULL);
 	pthread_cond_init(&pf->work, NULL);
 	pthread_cond_init(&pf->left, NULL);
-	lf_probe_init(&pf->probe, SLICE_ENTRIES, PROBE_SLICES, RUN_SLICES);
+	lf_probe_init(&pf->probe, SLICE_ENTRIES, PROBE_SLICES, RUN_SLICES, RUN_SLICES);
 	return pf;
 }
 

@@ -7,8 +7,10 @@
  * The work is counted in units (entries of the walk).  A probe runs
  * @probe_slices slices of @slice_units units, with and without the help in
  * turn (interleaved, so that both ways see the same kind of directories),
- * then @run_slices slices the faster way, and probes again: a machine that
- * gets busy or idle mid-walk is noticed within one cycle.
+ * then @run_on slices with the help if that was faster, else @run_off
+ * without, and probes again: a machine that gets busy or idle mid-walk is
+ * noticed within one cycle.  The first slice, with the help, is not timed:
+ * it pays for starting it.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -21,7 +23,8 @@
 struct lf_probe {
 	bool on;              /**< help now */
 	bool probing;         /**< measuring both ways, or running the faster */
-	unsigned slice_units, probe_slices, run_slices;
+	bool warming;         /**< in the first slice, with the help, untimed */
+	unsigned slice_units, probe_slices, run_on, run_off;
 	unsigned slice_left;  /**< units left in this slice */
 	unsigned slices_left; /**< slices left in this stage */
 	uint64_t slice_start; /**< ns */
@@ -29,7 +32,8 @@ struct lf_probe {
 };
 
 /** Start probing now, with the help on in the first slice. */
-void lf_probe_init(struct lf_probe *p, unsigned slice_units, unsigned probe_slices, unsigned run_slices);
+void lf_probe_init(struct lf_probe *p, unsigned slice_units, unsigned probe_slices, unsigned run_on,
+		   unsigned run_off);
 
 /** A slice is over: time it, and choose how the next one goes. */
 void lf_probe_next_slice(struct lf_probe *p);

@@ -26,11 +26,18 @@
 /*
  * A warm walk shares the queue's jobs while that is faster (ioq.c): slices
  * of SHARE_SLICE_ENTRIES entries, SHARE_PROBE_SLICES of them with and
- * without in turn, then SHARE_RUN_SLICES the faster way (probe.h).
+ * without in turn, then SHARE_RUN_ON slices sharing or SHARE_RUN_OFF not,
+ * as the faster way was (probe.h).  Slices of 2,048 entries chose wrongly
+ * in about half the runs on an idle machine: the queue takes a few
+ * directories to fill when sharing starts, and the jobs left when it stops
+ * are the next slice's.  Not sharing when a CPU is idle costs the most, and
+ * the threads sometimes start on one CPU and share slowly at first, so a
+ * probe that chose not to share is tried again soon.
  */
 #define SHARE_SLICE_ENTRIES 16384
 #define SHARE_PROBE_SLICES 4
-#define SHARE_RUN_SLICES 32
+#define SHARE_RUN_ON 32
+#define SHARE_RUN_OFF 6
 /* ...under a memory account, which is charged for all of them (50 KiB each). */
 #define ACCOUNTED_JOBS 16
 /* What a thread of the walk costs an account besides its buffers: the
@@ -87,7 +94,7 @@ static void start_queue(struct lf_walk *w)
 		if (o->flags & LF_WALK_SHARE_ALWAYS) {
 			w->ioq_share = lf_ioq_share(w->ioq, true);
 		} else if (!(o->flags & LF_WALK_SHARE_NEVER)) {
-			lf_probe_init(&w->ioq_probe, SHARE_SLICE_ENTRIES, SHARE_PROBE_SLICES, SHARE_RUN_SLICES);
+			lf_probe_init(&w->ioq_probe, SHARE_SLICE_ENTRIES, SHARE_PROBE_SLICES, SHARE_RUN_ON, SHARE_RUN_OFF);
 			w->ioq_share_probe = true;
 		}
 		w->ioq_charged = cost;
