@@ -21,6 +21,7 @@
 #include "lbind.h"
 #include "lfplan.h"
 #include "luafind.h"
+#include "lualex.h"
 #include "names.h"
 
 #include <errno.h>
@@ -341,37 +342,6 @@ static bool is_name_char(char c)
 	return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-/* The level of a long bracket at @p ("[[", "[==["), or -1. */
-static int long_bracket(const char *p)
-{
-	if (*p != '[') {
-		return -1;
-	}
-	int level = 0;
-	while (p[1 + level] == '=') {
-		level++;
-	}
-	return p[1 + level] == '[' ? level : -1;
-}
-
-/* Skip a long string or comment of @level opened at @p. */
-static const char *skip_long(const char *p, int level)
-{
-	p += level + 2;
-	for (; *p; p++) {
-		if (*p == ']') {
-			int n = 0;
-			while (p[1 + n] == '=') {
-				n++;
-			}
-			if (n == level && p[1 + n] == ']') {
-				return p + n + 2;
-			}
-		}
-	}
-	return p;
-}
-
 /* The next token (Lua 5.4's lexer, as much of it as finding names needs). */
 static enum tok next_token(struct lexer *lx)
 {
@@ -381,9 +351,9 @@ static enum tok next_token(struct lexer *lx)
 			p++;
 		}
 		if (p[0] == '-' && p[1] == '-') {
-			int level = long_bracket(p + 2);
+			int level = lf_lualex_long_bracket(p + 2);
 			if (level >= 0) {
-				p = skip_long(p + 2, level);
+				p = lf_lualex_skip_long(p + 2, level);
 			} else {
 				p += strcspn(p, "\n");
 			}
@@ -412,8 +382,8 @@ static enum tok next_token(struct lexer *lx)
 			p += (*p == '\\' && p[1]) ? 2 : 1;
 		}
 		p += *p != '\0';
-	} else if (long_bracket(p) >= 0) {
-		p = skip_long(p, long_bracket(p));
+	} else if (lf_lualex_long_bracket(p) >= 0) {
+		p = lf_lualex_skip_long(p, lf_lualex_long_bracket(p));
 	} else if (p[0] == '.') {
 		size_t n = strspn(p, ".");
 		n = n > 3 ? 3 : n;

@@ -39,6 +39,7 @@
 #include "lfplan.h"
 
 #include "lbind.h"
+#include "lualex.h"
 
 #include <string.h>
 
@@ -108,36 +109,6 @@ static bool is_xdigit(char c)
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* The level of a long bracket at @p ("[[", "[==["), or -1. */
-static int long_bracket(const char *p)
-{
-	int level = 0;
-	if (*p != '[') {
-		return -1;
-	}
-	while (p[1 + level] == '=') {
-		level++;
-	}
-	return p[1 + level] == '[' ? level : -1;
-}
-
-/* Past the long string or comment of @level opened at @p (or at the end). */
-static const char *skip_long(const char *p, int level)
-{
-	for (p += level + 2; *p; p++) {
-		if (*p == ']') {
-			int n = 0;
-			while (p[1 + n] == '=') {
-				n++;
-			}
-			if (n == level && p[1 + n] == ']') {
-				return p + n + 2;
-			}
-		}
-	}
-	return p;
-}
-
 static const struct {
 	char text[4];
 	enum tok t;
@@ -166,8 +137,8 @@ static void next(struct lexer *lx)
 		if (p[0] != '-' || p[1] != '-') {
 			break;
 		}
-		int level = long_bracket(p + 2);
-		p = level >= 0 ? skip_long(p + 2, level) : p + strcspn(p, "\n");
+		int level = lf_lualex_long_bracket(p + 2);
+		p = level >= 0 ? lf_lualex_skip_long(p + 2, level) : p + strcspn(p, "\n");
 	}
 	lx->start = p;
 	lx->op = OP_NONE;
@@ -225,8 +196,8 @@ static void next(struct lexer *lx)
 		}
 		p += *p != '\0';
 		lx->t = TK_STRING;
-	} else if (long_bracket(p) >= 0) {
-		p = skip_long(p, long_bracket(p));
+	} else if (lf_lualex_long_bracket(p) >= 0) {
+		p = lf_lualex_skip_long(p, lf_lualex_long_bracket(p));
 		lx->t = TK_STRING;
 	} else {
 		lx->t = TK_OTHER;

@@ -12,7 +12,7 @@
 #   luafind_core   MODULE  lib/luafind/core.so for stock lua5.4, never linked
 #                          against liblua, exporting luaopen_luafind_core only
 #                          (the binding + lf_find + lf_core)
-#   lf_lua_cli     STATIC  lfcli.c and lfplan.c (-lua in C) + the binding,
+#   lf_lua_cli     STATIC  lfcli.c, lfplan.c (-lua in C), lualex.c + the binding,
 #                          for the luafind executable
 #                          (the only Lua-side target that links liblua)
 #
@@ -86,7 +86,7 @@ set_target_properties(luafind_core PROPERTIES
   LINK_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/module.map)
 
 # What the luafind executable links: lfcli.h, the binding, liblua.
-add_library(lf_lua_cli STATIC src/lua/lfcli.c src/lua/lfplan.c $<TARGET_OBJECTS:lf_lua>)
+add_library(lf_lua_cli STATIC src/lua/lfcli.c src/lua/lfplan.c src/lua/lualex.c $<TARGET_OBJECTS:lf_lua>)
 target_include_directories(lf_lua_cli PUBLIC src/lua)
 target_link_libraries(lf_lua_cli PUBLIC lf_find lf_core PkgConfig::LUA)
 # The installed luafind/*.lua relative to the installed executable's
