@@ -162,13 +162,25 @@ void lf_walk_make_room(struct lf_walk *w, int need)
 	}
 }
 
+int lf_walk_given_root_fd(const struct lf_walk *w)
+{
+	return w->opts.root_fds ? w->opts.root_fds[w->cur_root] : -1;
+}
+
 int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow)
 {
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW);
+	/* Only roots are opened relative to the working directory. */
+	int given = at_fd == AT_FDCWD ? lf_walk_given_root_fd(w) : -1;
 	lf_walk_make_room(w, 1);
 	for (;;) {
 		w->counters.opens++;
-		int fd = openat(at_fd, name, flags);
+		/*
+		 * A root the caller opened: its path may lead elsewhere by now.
+		 * "." in it is itself, and a description of our own, so that
+		 * what the caller (or an earlier walk) read does not move ours.
+		 */
+		int fd = given >= 0 ? openat(given, ".", flags) : openat(at_fd, name, flags);
 		if (fd >= 0) {
 			w->open_fds++;
 			return fd;
@@ -347,6 +359,12 @@ const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how)
 			w->counters.stats_ahead++;
 			p->cache_err[0] = err;
 		}
+	}
+	/* A root given by fd, still named as the walk named it: by the fd. */
+	int given = e->at_fd == AT_FDCWD && e->at_name == w->path ? lf_walk_given_root_fd(w) : -1;
+	if (p->cache_err[slot] < 0 && given >= 0) {
+		w->counters.fd_stats++;
+		p->cache_err[slot] = lf_stat_fd(given, &p->cache[slot]) == 0 ? 0 : errno;
 	}
 	if (p->cache_err[slot] < 0) {
 		if (slot) {
@@ -675,7 +693,17 @@ int lf_walk_stat_root(struct lf_walk *w)
 	e->at_fd = AT_FDCWD;
 	e->at_name = w->path;
 
-	const struct lf_stat *st = len ? lf_entry_stat(e, LF_FOLLOW_WALK) : NULL;
+	const struct lf_stat *st;
+	int given = lf_walk_given_root_fd(w);
+	if (given >= 0) {
+		/* Described by the fd, never by a path: not a link, whatever the mode. */
+		w->counters.fd_stats++;
+		st = lf_stat_fd(given, &w->ent.cache[1]) == 0 ? &w->ent.cache[1] : NULL;
+		w->ent.cache_err[1] = st ? 0 : errno;
+		w->ent.raw_type = st ? lf_type_from_mode(st->mode) : LF_UNKNOWN;
+	} else {
+		st = len ? lf_entry_stat(e, LF_FOLLOW_WALK) : NULL;
+	}
 	if (!st) {
 		e->visit = LF_VISIT_ERROR;
 		e->error = len ? errno : ENOENT;
@@ -685,7 +713,7 @@ int lf_walk_stat_root(struct lf_walk *w)
 	e->type = lf_type_from_mode(st->mode);
 	e->ino = st->ino;
 	w->root_dev = st->dev;
-	if (!w->ent.follow_walk) {
+	if (!w->ent.follow_walk && given < 0) {
 		/* The stat did not follow: it is the root's own type, as d_type. */
 		w->ent.raw_type = e->type;
 	}

@@ -7,6 +7,7 @@
 # Defines test_dir, test_stat, test_walk, test_wildmatch, test_ring and the tests unit.dir,
 # unit.stat, unit.walk, unit.wildmatch, unit.ring (SKIP without io_uring); test_datetime (unit.datetime), for lf_find's date parser; and
 # test_parse (unit.parse), for -j and the read-ahead rule; test_idset (unit.idset), -unique's set.
+# test_walk_rootfd (unit.walk_rootfd): roots given by fd (lf_walk_opts.root_fds).
 # Configure with -DLUAFIND_SANITIZE=ON to run them under ASan+UBSan (LSan
 # included).
 #
@@ -27,7 +28,7 @@
 
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
-foreach(m dir stat walk wildmatch ring isolate)
+foreach(m dir stat walk walk_rootfd wildmatch ring isolate)
   add_executable(test_${m} ${CMAKE_CURRENT_LIST_DIR}/test_${m}.c)
   target_link_libraries(test_${m} PRIVATE lf_core PkgConfig::CMOCKA)
   set_target_properties(test_${m} PROPERTIES C_EXTENSIONS ON)
