@@ -48,6 +48,15 @@ struct lfm_anc {
 	uint64_t pathlen; /**< the length of the item's path prefix naming it */
 };
 
+/**
+ * Identities, as the rank that found a directory knew them: whoever opens
+ * it later by its path checks that it opened the same one (open.c).
+ */
+struct lfm_ids {
+	uint64_t dev, ino;           /**< the directory's */
+	uint64_t root_dev, root_ino; /**< its root's */
+};
+
 /** A directory to walk. */
 struct lfm_item {
 	char *path; /**< NUL-terminated, owned */
@@ -55,6 +64,7 @@ struct lfm_item {
 	int depth;      /**< its depth, as plain luafind counts it */
 	uint32_t root;  /**< the index of its root among cmd->roots */
 	bool is_root;   /**< a root: its own entry is evaluated here too */
+	struct lfm_ids id; /**< unused in a root's item: the walker opens it as luafind does */
 	uint32_t nanc;
 	struct lfm_anc *anc; /**< owned; -L only */
 };
@@ -64,6 +74,22 @@ struct lfm_deferred {
 	char *path;
 	int depth;
 	uint32_t root;
+	struct lfm_ids id;
+};
+
+/** A root opened once by a rank, its identity checked (open.c). */
+struct lfm_root {
+	int fd;  /**< O_PATH; -1: not opened (yet, or err) */
+	int err; /**< why it could not be opened, or 0 */
+	uint64_t dev, ino;
+};
+
+/** A directory opened from its root without following what was swapped in. */
+struct lfm_dir {
+	int fd;           /**< the directory (O_PATH), checked; the walker's root fd */
+	int parent;       /**< O_PATH fd of its parent, AT_FDCWD for a root */
+	const char *name; /**< its name in parent (the path itself for a root) */
+	bool own_fd, own_parent;
 };
 
 /** A send in flight, with the buffer it owns. */
@@ -119,6 +145,11 @@ struct lfm {
 	struct lfm_deferred *def;
 	size_t ndef, capdef;
 
+	/* The roots this rank opened to reach items below them (open.c). */
+	struct lfm_root *roots;
+	size_t nroots;
+	unsigned delay_ms; /**< LUAFIND_MPI_TEST_DELAY_MS (tests): sleep before opening each item */
+
 	/* --stats and the test hook. */
 	struct lf_counters total;
 	uint64_t entries, items, items_given, items_got;
@@ -157,6 +188,23 @@ void lfm_pending_test(struct lfm *m, bool wait);
 int lfm_isend(struct lfm *m, MPI_Comm comm, int dest, int tag, char *buf, size_t len);
 /** The end: every rank's output written by rank 0. */
 void lfm_forward_end(struct lfm *m);
+
+/* open.c */
+/**
+ * Open directory @path below root @root (or the root itself) for a walk,
+ * without following a link that was swapped into its path since the rank
+ * that found it saw it: the root as the walker opens roots, checked
+ * against @id's root identity, then the rest relative to it, and the
+ * directory checked against @id.
+ * @return 0 with @d filled in (lfm_dir_close it), or -1 with errno set:
+ *         ESTALE (not the directory that was found), ELOOP (a link in the
+ *         way), or what opening said
+ */
+int lfm_dir_open(struct lfm *m, uint32_t root, const char *path, const struct lfm_ids *id, struct lfm_dir *d);
+/** Close what lfm_dir_open() opened for @d. */
+void lfm_dir_close(struct lfm_dir *d);
+/** Close the roots lfm_dir_open() kept open (at the end of the run). */
+void lfm_roots_close(struct lfm *m);
 
 /* walk.c */
 /** Walk one item, evaluating the expression. */

@@ -296,6 +296,8 @@ static int run(struct lfm *m, struct lf_cmdline *cmd)
 			cmd->nroots = cmd->roots ? ns.n : 0;
 		}
 	}
+	/* %H and %P: the walkers' roots are the items, not these. */
+	r.ev.roots = (const char *const *)cmd->roots;
 	if (m->rank == 0 && ok && lf_run_begin(&r, cmd->roots, cmd->nroots) != 0) {
 		ok = 0;
 	}
@@ -365,9 +367,13 @@ int main(int argc, char **argv)
 	}
 	MPI_Comm_set_errhandler(m.comm, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(m.outc, MPI_ERRORS_RETURN);
-	/* Test hooks: share every directory; kill a rank after N entries. */
+	/* Test hooks: share every directory; sleep before opening each item
+	 * received (the race test swaps a directory meanwhile); kill a rank
+	 * after N entries. */
 	const char *eager = getenv("LUAFIND_MPI_EAGER");
 	m.eager = eager && strcmp(eager, "1") == 0 && m.size > 1;
+	const char *delay = getenv("LUAFIND_MPI_TEST_DELAY_MS");
+	m.delay_ms = delay ? (unsigned)strtoul(delay, NULL, 10) : 0;
 	const char *fault = getenv("LUAFIND_MPI_FAULT");
 	int fault_rank = -1;
 	unsigned long long fault_n = 0;
@@ -427,6 +433,7 @@ int main(int argc, char **argv)
 	}
 	free(m.def);
 	free(m.pend);
+	lfm_roots_close(&m);
 	lfm_work_free(&m);
 	lf_ctx_free(ctx);
 	fflush(stdout);

@@ -1,13 +1,17 @@
 /*
  * walk.c: one work item's walk, and the deferred post-order phases.
  *
- * An item is a directory D at depth d below root R.  The rank opens a
- * walker on D's path (as plain luafind shows it, so entries' paths are the
- * same), with -maxdepth made relative to D, and before evaluating an entry
+ * An item is a directory D at depth d below root R.  The rank opens D
+ * from R without following links and checks its identity (open.c), and
+ * opens a walker on that fd (lf_walk_opts.root_fds) with D's path as the
+ * root's name (as plain luafind shows it, so entries' paths are the same),
+ * with -maxdepth made relative to D, and before evaluating an entry
  * it makes it look as it would in plain luafind's walk: depth + d (the
  * walker's own -mindepth is 0, ours is applied here), root R (so %H and %P
- * name R), and for D itself the name after its last slash.  The entry is
- * put back as it was before the walker sees it again.
+ * name R), and for D itself the name after its last slash and its checked
+ * parent's fd as at_fd (so -delete and -execdir act through it, not
+ * through the path).  The entry is put back as it was before the walker
+ * sees it again.
  *
  * D's own pre-order visit was evaluated by the rank that found it; this
  * one evaluates D's post-order visit (-depth) and everything below.  When
@@ -39,9 +43,11 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Entries between two polls of the other ranks. */
 #define LFM_POLL_EVERY 32
@@ -61,12 +67,16 @@ struct walk_state {
 	struct lf_walk *w;
 	struct frame *fr;
 	size_t nfr, capfr;
+	struct lfm_dir dir; /* D, opened by open.c (not for a root's item) */
+	struct lfm_ids root_id; /* for the items made here */
 };
 
 /* What the fix-ups changed, to be put back. */
 struct saved {
 	int depth;
 	size_t root, nameoff;
+	int at_fd;
+	const char *at_name;
 };
 
 static void fix(const struct walk_state *s, struct lf_entry *e, struct saved *sv)
@@ -74,9 +84,15 @@ static void fix(const struct walk_state *s, struct lf_entry *e, struct saved *sv
 	sv->depth = e->depth;
 	sv->root = e->root;
 	sv->nameoff = e->nameoff;
+	sv->at_fd = e->at_fd;
+	sv->at_name = e->at_name;
 	if (e->depth == 0 && !s->it->is_root) {
 		const char *slash = memrchr(e->path, '/', e->pathlen);
 		e->nameoff = slash ? (size_t)(slash - e->path) + 1 : 0;
+		/* D is acted on (removed, -execdir) through its checked parent,
+		 * never by its path, which may lead elsewhere by now. */
+		e->at_fd = s->dir.parent;
+		e->at_name = s->dir.name;
 	}
 	e->depth += s->it->depth;
 	e->root = s->it->root;
@@ -87,6 +103,21 @@ static void unfix(struct lf_entry *e, const struct saved *sv)
 	e->depth = sv->depth;
 	e->root = sv->root;
 	e->nameoff = sv->nameoff;
+	e->at_fd = sv->at_fd;
+	e->at_name = sv->at_name;
+}
+
+/* A directory that could not be opened safely: an error entry, as the walker reports one. */
+static void report(struct lfm *m, const char *path, int depth, int err)
+{
+	if (err == ENOENT && m->cmd->ignore_race && depth > 0) {
+		return;
+	}
+	struct lf_entry e = {.path = path, .pathlen = strlen(path), .depth = depth, .visit = LF_VISIT_ERROR,
+			     .at_fd = -1, .error = err};
+	lf_out_flush(m->run->ev.out);
+	lf_run_report_entry(m->cmd->ctx, &e);
+	m->run->ev.status = 1;
 }
 
 static void fault(struct lfm *m)
@@ -124,7 +155,7 @@ static int push_frame(struct walk_state *s, const struct frame *f)
 	return 0;
 }
 
-static int defer(struct lfm *m, const struct lf_entry *e)
+static int defer(struct lfm *m, const struct lf_entry *e, const struct lfm_ids *id)
 {
 	if (m->ndef == m->capdef) {
 		size_t cap = m->capdef ? 2 * m->capdef : 64;
@@ -139,7 +170,7 @@ static int defer(struct lfm *m, const struct lf_entry *e)
 	if (!path) {
 		return -1;
 	}
-	m->def[m->ndef++] = (struct lfm_deferred){path, e->depth, (uint32_t)e->root};
+	m->def[m->ndef++] = (struct lfm_deferred){path, e->depth, (uint32_t)e->root, *id};
 	return 0;
 }
 
@@ -166,6 +197,14 @@ static int share(struct walk_state *s, struct lf_entry *e)
 {
 	struct lfm *m = s->m;
 	struct lfm_item it = {0};
+	/* Its identity, for the rank that opens it: one stat per shared directory. */
+	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+	if (!st) {
+		return 0; /* the walk reports what went wrong when it opens it */
+	}
+	it.id = s->root_id;
+	it.id.dev = st->dev;
+	it.id.ino = st->ino;
 	it.path = strndup(e->path, e->pathlen);
 	it.pathlen = e->pathlen;
 	it.depth = e->depth;
@@ -226,6 +265,14 @@ static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 			f.ino = st->ino;
 		}
 	}
+	if (k == 0 && s->it->is_root) {
+		/* The root's identity, stat'ed by the walker, for the items below. */
+		const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+		if (st) {
+			s->root_id.root_dev = st->dev;
+			s->root_id.root_ino = st->ino;
+		}
+	}
 	if (push_frame(s, &f) != 0) {
 		lfm_mpi_error(m, "malloc", MPI_ERR_NO_MEM);
 		return;
@@ -257,7 +304,27 @@ static void visit_post(struct walk_state *s, struct lf_entry *e, int k)
 		if (s->nfr) {
 			s->fr[s->nfr - 1].defer = true;
 		}
-		if (defer(s->m, e) != 0) {
+		/* Its identity, for the safe open of the deferred phase. */
+		struct lfm_ids id = s->root_id;
+		if (k == 0 && s->it->is_root) {
+			id.dev = id.root_dev;
+			id.ino = id.root_ino;
+		} else if (k == 0) {
+			id = s->it->id;
+		} else if (s->m->logical) {
+			id.dev = f.dev;
+			id.ino = f.ino;
+		} else {
+			const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+			if (!st) {
+				/* Gone or replaced: not deleted later by a path. */
+				report(s->m, e->path, e->depth, errno);
+				return;
+			}
+			id.dev = st->dev;
+			id.ino = st->ino;
+		}
+		if (defer(s->m, e, &id) != 0) {
 			lfm_mpi_error(s->m, "malloc", MPI_ERR_NO_MEM);
 		}
 		return;
@@ -265,20 +332,55 @@ static void visit_post(struct walk_state *s, struct lf_entry *e, int k)
 	eval(s, e);
 }
 
+/*
+ * Open a walker on @it's directory: a root by its path, as luafind opens
+ * it; any other through open.c, its walker handed the checked fd.
+ * @return the walker, or NULL (reported)
+ */
+static struct lf_walk *start(struct walk_state *s, struct lf_walk_opts *o, const char **roots)
+{
+	struct lfm *m = s->m;
+	struct lfm_item *it = s->it;
+	s->dir = (struct lfm_dir){-1, AT_FDCWD, it->path, false, false};
+	roots[0] = it->path;
+	o->roots = roots;
+	o->nroots = 1;
+	o->mindepth = 0;
+	if (m->delay_ms && !it->is_root) {
+		/* The race test's window: a path swapped now must not be followed. */
+		struct timespec ts = {m->delay_ms / 1000, (long)(m->delay_ms % 1000) * 1000000};
+		nanosleep(&ts, NULL);
+	}
+	/* A root's own item has no identity yet (ino 0): walked by its path,
+	 * as luafind walks it; a deferred root has that walk's. */
+	if (!it->is_root || it->id.ino) {
+		if (lfm_dir_open(m, it->root, it->path, &it->id, &s->dir) != 0) {
+			report(m, it->path, it->depth, errno);
+			return NULL;
+		}
+		o->root_fds = &s->dir.fd;
+	}
+	if (!it->is_root && o->symlinks == LF_COMFOLLOW) {
+		o->symlinks = LF_PHYSICAL; /* -H follows the roots only, and D is none */
+	}
+	struct lf_walk *w = lf_walk_open(o);
+	if (!w) {
+		lf_diag_kind(m->cmd->ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
+		m->run->ev.status = 1;
+		lfm_dir_close(&s->dir);
+	}
+	return w;
+}
+
 void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 {
 	struct lf_walk_opts o = m->wopts;
-	const char *roots[1] = {it->path};
-	o.roots = roots;
-	o.nroots = 1;
-	o.mindepth = 0;
+	const char *roots[1];
 	o.maxdepth = m->maxdepth >= 0 ? m->maxdepth - it->depth : -1;
 	m->items++;
-	struct walk_state s = {m, it, NULL, NULL, 0, 0};
-	s.w = lf_walk_open(&o);
+	struct walk_state s = {.m = m, .it = it, .root_id = it->id}; /* a root's: set on its visit */
+	s.w = start(&s, &o, roots);
 	if (!s.w) {
-		lf_diag_kind(m->cmd->ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
-		m->run->ev.status = 1;
 		return;
 	}
 	struct lf_entry *e;
@@ -316,6 +418,7 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 	}
 	lf_counters_add(&m->total, lf_walk_counters(s.w));
 	lf_walk_close(s.w);
+	lfm_dir_close(&s.dir);
 	m->run->ev.walk = NULL;
 	m->run->ev.entry = NULL;
 	free(s.fr);
@@ -333,20 +436,15 @@ static int by_depth_desc(const void *a, const void *b)
 static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
 {
 	struct lfm_item it = {.path = d->path, .pathlen = strlen(d->path), .depth = d->depth, .root = d->root,
-			      .is_root = d->depth == 0};
+			      .is_root = d->depth == 0, .id = d->id};
 	struct lf_walk_opts o = m->wopts;
-	const char *roots[1] = {d->path};
-	o.roots = roots;
-	o.nroots = 1;
+	const char *roots[1];
 	o.order = LF_ORDER_POST; /* the directory once, unread */
-	o.mindepth = 0;
 	o.maxdepth = 0;
 	o.flags &= ~(unsigned)(LF_WALK_READ_AHEAD | LF_WALK_STAT_AHEAD);
-	struct walk_state s = {m, &it, NULL, NULL, 0, 0};
-	s.w = lf_walk_open(&o);
+	struct walk_state s = {.m = m, .it = &it};
+	s.w = start(&s, &o, roots);
 	if (!s.w) {
-		lf_diag_kind(m->cmd->ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
-		m->run->ev.status = 1;
 		return;
 	}
 	struct lf_entry *e;
@@ -358,6 +456,7 @@ static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
 	}
 	lf_counters_add(&m->total, lf_walk_counters(s.w));
 	lf_walk_close(s.w);
+	lfm_dir_close(&s.dir);
 	m->run->ev.walk = NULL;
 	m->run->ev.entry = NULL;
 }

@@ -160,6 +160,7 @@ static char *pack(struct lfm *m, size_t from, size_t n, size_t *len)
 		put(&b, &it->root, sizeof(it->root));
 		put(&b, &it->nanc, sizeof(it->nanc));
 		put(&b, &is_root, sizeof(is_root));
+		put(&b, &it->id, sizeof(it->id));
 		put(&b, it->path, it->pathlen);
 		put(&b, it->anc, it->nanc * sizeof(*it->anc));
 	}
@@ -199,7 +200,8 @@ static int unpack(struct lfm *m, const char *data, size_t len)
 		uint8_t is_root;
 		if (!take(&p, end, &pathlen, sizeof(pathlen)) || !take(&p, end, &depth, sizeof(depth)) ||
 		    !take(&p, end, &it.root, sizeof(it.root)) || !take(&p, end, &it.nanc, sizeof(it.nanc)) ||
-		    !take(&p, end, &is_root, sizeof(is_root)) || (size_t)(end - p) < pathlen) {
+		    !take(&p, end, &is_root, sizeof(is_root)) || !take(&p, end, &it.id, sizeof(it.id)) ||
+		    (size_t)(end - p) < pathlen) {
 			return -1;
 		}
 		it.pathlen = pathlen;
