@@ -214,7 +214,9 @@ static int share(struct walk_state *s, struct lf_entry *e)
 		it.nanc = s->it->nanc + (uint32_t)(s->nfr - 1);
 		it.anc = malloc(it.nanc * sizeof(*it.anc) + 1);
 		if (it.anc) {
-			memcpy(it.anc, s->it->anc, s->it->nanc * sizeof(*it.anc));
+			if (s->it->nanc) { /* a root's item has none (anc NULL) */
+				memcpy(it.anc, s->it->anc, s->it->nanc * sizeof(*it.anc));
+			}
 			for (size_t i = 0; i + 1 < s->nfr; i++) {
 				it.anc[s->it->nanc + i] =
 					(struct lfm_anc){s->fr[i].dev, s->fr[i].ino, s->fr[i].pathlen};
@@ -496,7 +498,9 @@ void lfm_deferred_run(struct lfm *m)
 		lfm_mpi_error(m, "MPI_Allreduce", rc);
 		return;
 	}
-	qsort(m->def, m->ndef, sizeof(*m->def), by_depth_desc);
+	if (m->ndef) {
+		qsort(m->def, m->ndef, sizeof(*m->def), by_depth_desc); /* m->def may be NULL */
+	}
 	size_t i = 0;
 	for (int d = deepest; d >= 0 && !m->failed; d--) {
 		for (; i < m->ndef && m->def[i].depth == d; i++) {

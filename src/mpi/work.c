@@ -124,8 +124,8 @@ struct buf {
 
 static void put(struct buf *b, const void *data, size_t n)
 {
-	if (b->err) {
-		return;
+	if (b->err || n == 0) {
+		return; /* @data may be NULL then (an item without ancestors) */
 	}
 	if (b->cap - b->len < n) {
 		size_t cap = b->cap ? b->cap : 256;
@@ -179,6 +179,9 @@ static bool take(const char **p, const char *end, void *out, size_t n)
 {
 	if ((size_t)(end - *p) < n) {
 		return false;
+	}
+	if (n == 0) {
+		return true; /* @out may be NULL then */
 	}
 	memcpy(out, *p, n);
 	*p += n;
