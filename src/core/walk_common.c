@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /*
@@ -660,6 +661,30 @@ void lf_walk_pend_dir(struct lf_walk *w)
 /* ---- roots -------------------------------------------------------------- */
 
 /*
+ * The type and identity of the file open on @fd: what its inode never
+ * changes, so what the kernel holds will do (AT_STATX_DONT_SYNC), which on
+ * a network filesystem saves the round trip of a full stat.
+ */
+static int fd_identity(int fd, uint64_t *dev, uint64_t *ino, uint32_t *mode)
+{
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_TYPE | STATX_INO, &sx) == 0) {
+		*dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+		*ino = sx.stx_ino;
+		*mode = sx.stx_mode;
+		return 0;
+	}
+	struct stat sb;
+	if (errno != ENOSYS || fstat(fd, &sb) != 0) {
+		return -1;
+	}
+	*dev = (uint64_t)sb.st_dev;
+	*ino = (uint64_t)sb.st_ino;
+	*mode = (uint32_t)sb.st_mode;
+	return 0;
+}
+
+/*
  * The next root: stat it (a handful of stats per run, not per entry).  A
  * directory is then pending (lf_walk_pend_dir()), its identity known.
  * @return 0 for a pre-order entry, 1 for an error entry, -1 on a fatal error
@@ -693,34 +718,40 @@ int lf_walk_stat_root(struct lf_walk *w)
 	e->at_fd = AT_FDCWD;
 	e->at_name = w->path;
 
-	const struct lf_stat *st;
+	uint64_t dev = 0, ino = 0;
+	uint32_t mode = 0;
 	int given = lf_walk_given_root_fd(w);
+	int r;
 	if (given >= 0) {
 		/* Described by the fd, never by a path: not a link, whatever the mode. */
 		w->counters.fd_stats++;
-		st = lf_stat_fd(given, &w->ent.cache[1]) == 0 ? &w->ent.cache[1] : NULL;
-		w->ent.cache_err[1] = st ? 0 : errno;
-		w->ent.raw_type = st ? lf_type_from_mode(st->mode) : LF_UNKNOWN;
+		r = fd_identity(given, &dev, &ino, &mode);
 	} else {
-		st = len ? lf_entry_stat(e, LF_FOLLOW_WALK) : NULL;
+		const struct lf_stat *st = len ? lf_entry_stat(e, LF_FOLLOW_WALK) : NULL;
+		r = st ? 0 : -1;
+		if (st) {
+			dev = st->dev;
+			ino = st->ino;
+			mode = st->mode;
+		}
 	}
-	if (!st) {
+	if (r != 0) {
 		e->visit = LF_VISIT_ERROR;
 		e->error = len ? errno : ENOENT;
 		w->had_error = true;
 		return 1;
 	}
-	e->type = lf_type_from_mode(st->mode);
-	e->ino = st->ino;
-	w->root_dev = st->dev;
-	if (!w->ent.follow_walk && given < 0) {
+	e->type = lf_type_from_mode(mode);
+	e->ino = ino;
+	w->root_dev = dev;
+	if (!w->ent.follow_walk || given >= 0) {
 		/* The stat did not follow: it is the root's own type, as d_type. */
 		w->ent.raw_type = e->type;
 	}
 	if (e->type == LF_DIR) {
 		w->pend.have_id = true;
-		w->pend.id_dev = st->dev;
-		w->pend.id_ino = st->ino;
+		w->pend.id_dev = dev;
+		w->pend.id_ino = ino;
 		w->pend.stat_err = 0;
 		w->pend.read_it = w->opts.maxdepth != 0;
 		lf_walk_pend_dir(w);

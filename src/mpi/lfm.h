@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "output.h"
 #include "parse.h"
@@ -84,11 +85,23 @@ struct lfm_root {
 	uint64_t dev, ino;
 };
 
+/** How many directories open.c keeps open for the next items. */
+#define LFM_PARENTS 8
+
+/** A directory kept open for the next items (open.c). */
+struct lfm_parent {
+	int fd; /**< O_PATH, or -1 */
+	uint32_t root;
+	char *rel; /**< its path below the root */
+	size_t len;
+};
+
 /** A directory opened from its root without following what was swapped in. */
 struct lfm_dir {
 	int fd;           /**< the directory (O_PATH), checked; the walker's root fd */
 	int parent;       /**< O_PATH fd of its parent, AT_FDCWD for a root */
 	const char *name; /**< its name in parent (the path itself for a root) */
+	const char *rel;  /**< its path below the root ("" for a root) */
 	bool own_fd, own_parent;
 };
 
@@ -120,6 +133,7 @@ struct lfm {
 	size_t qhead, qlen, qcap;
 	unsigned hungry; /**< requests answered "no work" since we last made items */
 	bool eager;      /**< LUAFIND_MPI_EAGER=1 (tests): every directory becomes an item */
+	size_t stock;    /**< while the queue is shorter, an item's subdirectories become items */
 
 	/* Safra's termination detection (work.c). */
 	int64_t count;  /**< work messages sent minus received */
@@ -131,6 +145,7 @@ struct lfm {
 	uint64_t *sent_to, *recv_from; /**< messages on comm, by rank: the drain's accounts */
 	unsigned backoff_us;
 	unsigned since_poll;
+	uint64_t last_poll_us; /**< lfm_now_us() at the last poll during a walk */
 
 	/* Output (forward.c). */
 	struct lf_out *out;    /**< the run's standard output */
@@ -148,14 +163,26 @@ struct lfm {
 	/* The roots this rank opened to reach items below them (open.c). */
 	struct lfm_root *roots;
 	size_t nroots;
+	struct lfm_parent parents[LFM_PARENTS];
+	size_t next_parent; /**< the one replaced next */
 	unsigned delay_ms; /**< LUAFIND_MPI_TEST_DELAY_MS (tests): sleep before opening each item */
 
 	/* --stats and the test hook. */
 	struct lf_counters total;
 	uint64_t entries, items, items_given, items_got;
+	uint64_t idle_us;  /**< time spent without an item, waiting for one */
+	uint64_t requests; /**< requests for work sent */
 	uint64_t fault_after; /**< LUAFIND_MPI_FAULT=RANK:N: this rank dies after N entries */
 	bool failed;          /**< an MPI call failed, or the run must stop: no deferred phase */
 };
+
+/** A monotonic clock in microseconds. */
+static inline uint64_t lfm_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
 
 /* work.c */
 int lfm_work_init(struct lfm *m);
@@ -201,9 +228,17 @@ void lfm_forward_end(struct lfm *m);
  *         way), or what opening said
  */
 int lfm_dir_open(struct lfm *m, uint32_t root, const char *path, const struct lfm_ids *id, struct lfm_dir *d);
+/**
+ * The device and inode of @name in @at_fd ("" for @at_fd itself), following
+ * a final link with @follow, from what the kernel holds (no round trip on a
+ * network filesystem).  @return 0, or -1 with errno set
+ */
+int lfm_id_at(int at_fd, const char *name, bool follow, uint64_t *dev, uint64_t *ino);
+/** Close @d, keeping its directory open for the items below it. */
+void lfm_dir_keep(struct lfm *m, uint32_t root, struct lfm_dir *d);
 /** Close what lfm_dir_open() opened for @d. */
 void lfm_dir_close(struct lfm_dir *d);
-/** Close the roots lfm_dir_open() kept open (at the end of the run). */
+/** Close the roots and directories lfm_dir_open() kept open (at the end of the run). */
 void lfm_roots_close(struct lfm *m);
 
 /* walk.c */

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -51,14 +52,37 @@ static bool follows_below(const struct lfm *m)
 	return m->logical && !(m->wopts.flags & LF_WALK_NO_DESCEND_LINKS);
 }
 
+int lfm_id_at(int at_fd, const char *name, bool follow, uint64_t *dev, uint64_t *ino)
+{
+	/*
+	 * An inode's device and number never change, so the attributes the
+	 * kernel holds are good enough (AT_STATX_DONT_SYNC): on a network
+	 * filesystem that saves a round trip (a GETATTR) per directory.
+	 */
+	struct statx sx;
+	int flags = AT_STATX_DONT_SYNC | (follow ? 0 : AT_SYMLINK_NOFOLLOW) | (*name ? 0 : AT_EMPTY_PATH);
+	if (statx(at_fd, name, flags, STATX_INO, &sx) == 0) {
+		*dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+		*ino = sx.stx_ino;
+		return 0;
+	}
+	struct stat st;
+	if (errno != ENOSYS || fstatat(at_fd, name, &st, flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH)) != 0) {
+		return -1;
+	}
+	*dev = (uint64_t)st.st_dev;
+	*ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
 /* Whether @fd is the directory (@dev, @ino). */
 static int check_id(int fd, uint64_t dev, uint64_t ino)
 {
-	struct stat st;
-	if (fstat(fd, &st) != 0) {
+	uint64_t d, i;
+	if (lfm_id_at(fd, "", false, &d, &i) != 0) {
 		return -1;
 	}
-	if ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino) {
+	if (d != dev || i != ino) {
 		errno = ESTALE;
 		return -1;
 	}
@@ -85,17 +109,13 @@ static int root_fd(struct lfm *m, uint32_t i, const struct lfm_ids *id)
 	struct lfm_root *r = &m->roots[i];
 	if (r->fd < 0 && !r->err) {
 		int flags = DIR_FLAGS | (m->wopts.symlinks == LF_PHYSICAL ? O_NOFOLLOW : 0);
-		struct stat st;
 		r->fd = openat(AT_FDCWD, m->cmd->roots[i], flags);
-		if (r->fd < 0 || fstat(r->fd, &st) != 0) {
+		if (r->fd < 0 || lfm_id_at(r->fd, "", false, &r->dev, &r->ino) != 0) {
 			r->err = errno;
 			if (r->fd >= 0) {
 				close(r->fd);
 				r->fd = -1;
 			}
-		} else {
-			r->dev = (uint64_t)st.st_dev;
-			r->ino = (uint64_t)st.st_ino;
 		}
 	}
 	if (r->fd < 0) {
@@ -155,9 +175,72 @@ static int open_beneath(int base, const char *rel)
 	return fd;
 }
 
+/*
+ * Directories kept open for the next items: their parents (siblings often
+ * come one after the other: a thief gets several, a rank walks the
+ * children it shared) and the items themselves (whose children a rank
+ * shares with itself): through a filesystem that caches nothing, each
+ * component resolved again is a round trip.  Kept, they are no less safe:
+ * each was resolved without links (or checked), what is opened in them is
+ * checked, and the walker too acts in directories it opened a while ago.
+ */
+static int cache_find(struct lfm *m, uint32_t root, const char *rel, size_t len)
+{
+	for (size_t i = 0; i < LFM_PARENTS; i++) {
+		struct lfm_parent *c = &m->parents[i];
+		if (c->fd >= 0 && c->root == root && c->len == len && memcmp(c->rel, rel, len) == 0) {
+			return c->fd;
+		}
+	}
+	return -1;
+}
+
+/* Keep @fd (taken over) as the directory @rel[0, @len) below root @root. */
+static int cache_put(struct lfm *m, uint32_t root, const char *rel, size_t len, int fd)
+{
+	char *copy = strndup(rel, len);
+	if (!copy) {
+		close(fd);
+		return -1;
+	}
+	struct lfm_parent *c = &m->parents[m->next_parent];
+	m->next_parent = (m->next_parent + 1) % LFM_PARENTS;
+	if (c->fd >= 0) {
+		close(c->fd);
+	}
+	free(c->rel);
+	*c = (struct lfm_parent){fd, root, copy, len};
+	return fd;
+}
+
+/* The parent @rel[0, @len) below root @root's fd @base, from the cache or resolved. */
+static int parent_fd(struct lfm *m, uint32_t root, int base, const char *rel, size_t len, bool follow)
+{
+	int fd = cache_find(m, root, rel, len);
+	if (fd >= 0) {
+		return fd;
+	}
+	char *prel = strndup(rel, len);
+	if (!prel) {
+		return -1;
+	}
+	fd = follow ? openat(base, prel, DIR_FLAGS) : open_beneath(base, prel);
+	free(prel);
+	return fd < 0 ? -1 : cache_put(m, root, rel, len, fd);
+}
+
+void lfm_dir_keep(struct lfm *m, uint32_t root, struct lfm_dir *d)
+{
+	if (d->own_fd && d->fd >= 0 && cache_find(m, root, d->rel, strlen(d->rel)) < 0) {
+		cache_put(m, root, d->rel, strlen(d->rel), d->fd);
+		d->own_fd = false;
+	}
+	lfm_dir_close(d);
+}
+
 int lfm_dir_open(struct lfm *m, uint32_t root, const char *path, const struct lfm_ids *id, struct lfm_dir *d)
 {
-	*d = (struct lfm_dir){-1, AT_FDCWD, path, false, false};
+	*d = (struct lfm_dir){-1, AT_FDCWD, path, "", false, false};
 	int base = root_fd(m, root, id);
 	if (base < 0) {
 		return -1;
@@ -177,21 +260,16 @@ int lfm_dir_open(struct lfm *m, uint32_t root, const char *path, const struct lf
 	}
 	const char *slash = strrchr(rel, '/');
 	d->name = slash ? slash + 1 : rel;
+	d->rel = rel;
 	bool follow = follows_below(m);
 	d->parent = base;
 	if (slash) {
-		char *prel = strndup(rel, (size_t)(slash - rel));
-		if (!prel) {
-			return -1;
-		}
-		d->parent = follow ? openat(base, prel, DIR_FLAGS) : open_beneath(base, prel);
-		free(prel);
+		d->parent = parent_fd(m, root, base, rel, (size_t)(slash - rel), follow);
 		if (d->parent < 0) {
 			d->parent = AT_FDCWD;
 			errno = errno == ENOTDIR ? ESTALE : errno; /* a link or a file in its place */
 			return -1;
 		}
-		d->own_parent = true;
 	}
 	d->fd = openat(d->parent, d->name, DIR_FLAGS | (follow ? 0 : O_NOFOLLOW));
 	if (d->fd < 0) {
@@ -225,6 +303,13 @@ void lfm_dir_close(struct lfm_dir *d)
 
 void lfm_roots_close(struct lfm *m)
 {
+	for (size_t i = 0; i < LFM_PARENTS; i++) {
+		if (m->parents[i].fd >= 0) {
+			close(m->parents[i].fd);
+		}
+		free(m->parents[i].rel);
+		m->parents[i] = (struct lfm_parent){-1, 0, NULL, 0};
+	}
 	for (size_t i = 0; i < m->nroots; i++) {
 		if (m->roots[i].fd >= 0) {
 			close(m->roots[i].fd);

@@ -49,8 +49,15 @@
 #include <string.h>
 #include <time.h>
 
-/* Entries between two polls of the other ranks. */
+/*
+ * Entries between two polls of the other ranks, at most; and a poll at
+ * least every LFM_POLL_US microseconds of walking, looked at every
+ * LFM_POLL_CLOCK entries: through a slow filesystem 32 entries may take
+ * milliseconds, which a hungry rank would spend waiting for its answer.
+ */
 #define LFM_POLL_EVERY 32
+#define LFM_POLL_CLOCK 4
+#define LFM_POLL_US 300
 
 /* A directory of the current walk on the way from D down. */
 struct frame {
@@ -192,19 +199,31 @@ static long inherited_loop(const struct walk_state *s, struct lf_entry *e)
 	return -1;
 }
 
+/*
+ * The identity of directory @e below the item's top, into @id: the walk's
+ * stat if it made one, else what the kernel holds (lfm_id_at).
+ */
+static int entry_id(const struct walk_state *s, struct lf_entry *e, struct lfm_ids *id)
+{
+	const struct lf_stat *st = lf_entry_stat_cached(e, LF_FOLLOW_WALK);
+	if (st) {
+		id->dev = st->dev;
+		id->ino = st->ino;
+		return 0;
+	}
+	return lfm_id_at(e->at_fd, e->at_name, s->m->logical, &id->dev, &id->ino);
+}
+
 /* Make directory @e (the top frame) an item for whoever is hungry. */
 static int share(struct walk_state *s, struct lf_entry *e)
 {
 	struct lfm *m = s->m;
 	struct lfm_item it = {0};
 	/* Its identity, for the rank that opens it: one stat per shared directory. */
-	const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
-	if (!st) {
+	it.id = s->root_id;
+	if (entry_id(s, e, &it.id) != 0) {
 		return 0; /* the walk reports what went wrong when it opens it */
 	}
-	it.id = s->root_id;
-	it.id.dev = st->dev;
-	it.id.ino = st->ino;
 	it.path = strndup(e->path, e->pathlen);
 	it.pathlen = e->pathlen;
 	it.depth = e->depth;
@@ -282,7 +301,13 @@ static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 	if (m->eval_pre && (k > 0 || s->it->is_root)) {
 		eval(s, e);
 	}
-	if (k > 0 && (m->hungry || m->eager) && e->pathlen < LFM_SHIP_PATH_MAX && lf_walk_will_read(s->w) &&
+	/*
+	 * Shared: for a rank that asked (at any depth), and the item's own
+	 * subdirectories while the queue is short, so that thieves find
+	 * shallow directories, big pieces, at the front of it.
+	 */
+	bool wanted = m->hungry || m->eager || (k == 1 && m->qlen < m->stock);
+	if (k > 0 && wanted && e->pathlen < LFM_SHIP_PATH_MAX && lf_walk_will_read(s->w) &&
 	    !lf_run_must_stop(m->run)) {
 		share(s, e);
 	}
@@ -316,15 +341,10 @@ static void visit_post(struct walk_state *s, struct lf_entry *e, int k)
 		} else if (s->m->logical) {
 			id.dev = f.dev;
 			id.ino = f.ino;
-		} else {
-			const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
-			if (!st) {
-				/* Gone or replaced: not deleted later by a path. */
-				report(s->m, e->path, e->depth, errno);
-				return;
-			}
-			id.dev = st->dev;
-			id.ino = st->ino;
+		} else if (entry_id(s, e, &id) != 0) {
+			/* Gone or replaced: not deleted later by a path. */
+			report(s->m, e->path, e->depth, errno);
+			return;
 		}
 		if (defer(s->m, e, &id) != 0) {
 			lfm_mpi_error(s->m, "malloc", MPI_ERR_NO_MEM);
@@ -343,7 +363,7 @@ static struct lf_walk *start(struct walk_state *s, struct lf_walk_opts *o, const
 {
 	struct lfm *m = s->m;
 	struct lfm_item *it = s->it;
-	s->dir = (struct lfm_dir){-1, AT_FDCWD, it->path, false, false};
+	s->dir = (struct lfm_dir){-1, AT_FDCWD, it->path, "", false, false};
 	roots[0] = it->path;
 	o->roots = roots;
 	o->nroots = 1;
@@ -362,8 +382,13 @@ static struct lf_walk *start(struct walk_state *s, struct lf_walk_opts *o, const
 		}
 		o->root_fds = &s->dir.fd;
 	}
-	if (!it->is_root && o->symlinks == LF_COMFOLLOW) {
-		o->symlinks = LF_PHYSICAL; /* -H follows the roots only, and D is none */
+	if (!it->is_root) {
+		if (o->symlinks == LF_COMFOLLOW) {
+			o->symlinks = LF_PHYSICAL; /* -H follows the roots only, and D is none */
+		}
+		/* Checked to be the directory found below the root: as luafind's
+		 * walker, no check for / below the roots (a stat per item). */
+		o->flags &= ~(unsigned)LF_WALK_REFUSE_SLASH;
 	}
 	struct lf_walk *w = lf_walk_open(o);
 	if (!w) {
@@ -406,8 +431,11 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 			}
 		}
 		unfix(e, &sv);
-		if (++m->since_poll >= LFM_POLL_EVERY) {
+		++m->since_poll;
+		if (m->since_poll >= LFM_POLL_EVERY ||
+		    (m->since_poll % LFM_POLL_CLOCK == 0 && lfm_now_us() - m->last_poll_us >= LFM_POLL_US)) {
 			m->since_poll = 0;
+			m->last_poll_us = lfm_now_us();
 			lfm_poll(m);
 		}
 		if (lf_run_must_stop(m->run) || m->failed) {
@@ -420,7 +448,7 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 	}
 	lf_counters_add(&m->total, lf_walk_counters(s.w));
 	lf_walk_close(s.w);
-	lfm_dir_close(&s.dir);
+	lfm_dir_keep(m, it->root, &s.dir); /* the items it shared are below it */
 	m->run->ev.walk = NULL;
 	m->run->ev.entry = NULL;
 	free(s.fr);

@@ -399,6 +399,9 @@ static void pass_token(struct lfm *m)
 	send_ctl(m, next, LFM_TAG_TOKEN, t, sizeof(t));
 }
 
+/* The longest nap of an idle rank: an answer waits that long at most. */
+#define LFM_NAP_MAX_US 250
+
 static void nap(unsigned us)
 {
 	struct timespec ts = {0, (long)us * 1000};
@@ -432,12 +435,17 @@ static void drain(struct lfm *m)
 
 void lfm_work_run(struct lfm *m)
 {
+	uint64_t idle_since = 0; /* --stats: how long the rank waits for work */
 	while (!m->failed) {
 		lfm_poll(m);
 		if (m->term) {
 			break;
 		}
 		if (m->qlen > 0) {
+			if (idle_since) {
+				m->idle_us += lfm_now_us() - idle_since;
+				idle_since = 0;
+			}
 			/* Ours: the newest, deepest item (its parent's subtree is warm). */
 			struct lfm_item it = m->q[m->qhead + --m->qlen];
 			lfm_walk_item(m, &it);
@@ -456,6 +464,9 @@ void lfm_work_run(struct lfm *m)
 			break;
 		}
 		/* Passive. */
+		if (!idle_since) {
+			idle_since = lfm_now_us();
+		}
 		if (m->have_token) {
 			pass_token(m);
 			if (m->term) {
@@ -467,11 +478,15 @@ void lfm_work_run(struct lfm *m)
 			victim += victim >= m->rank;
 			send_ctl(m, victim, LFM_TAG_REQ, NULL, 0);
 			m->waiting = true;
+			m->requests++;
 		}
 		nap(m->backoff_us);
-		if (m->backoff_us < 1000) {
+		if (m->backoff_us < LFM_NAP_MAX_US) {
 			m->backoff_us *= 2;
 		}
+	}
+	if (idle_since) {
+		m->idle_us += lfm_now_us() - idle_since;
 	}
 	if (m->size > 1 && !m->failed) {
 		drain(m);

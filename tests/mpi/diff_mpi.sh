@@ -190,7 +190,10 @@ group_kill() {
 # been read (t/v/marker is deleted then), t/v is moved away and a link to
 # ../outside put in its place, where outside/w holds canaries: opening
 # "t/v/w" by its path would walk outside/w and delete them.  Resolved from
-# t's fd without following links, it is an error, and they survive.
+# t's fd without following links, it is an error, and they survive (or,
+# if the rank kept t/v open from its walk of it, w is reached in t/v where
+# it went, as luafind's walker reaches it through the fds it holds; then
+# the deferred t/v, now a link, is the error).
 group_race() {
 	mkdir -p a/t/v/w/sub a/outside/w/sub a/aside &&
 		touch a/t/v/marker a/t/v/w/f a/t/v/w/sub/g a/outside/w/canary a/outside/w/sub/canary ||
@@ -207,7 +210,7 @@ group_race() {
 	s=$?
 	[ -e a/outside/w/canary ] && [ -e a/outside/w/sub/canary ] ||
 		fail "race: a file outside the tree was deleted through a swapped link (status $s)"
-	[ "$s" -ne 0 ] && grep -q "t/v/w" mpi.err ||
+	[ "$s" -ne 0 ] && grep -q "'t/v" mpi.err ||
 		fail "race: the swapped path was not reported (status $s): $(head -3 mpi.err)"
 	echo "race: status $s"
 	head -3 mpi.err
