@@ -133,7 +133,8 @@ struct lfm {
 	size_t qhead, qlen, qcap;
 	unsigned hungry; /**< requests answered "no work" since we last made items */
 	bool eager;      /**< LUAFIND_MPI_EAGER=1 (tests): every directory becomes an item */
-	size_t stock;    /**< while the queue is shorter, an item's subdirectories become items */
+	size_t stock;    /**< while the queue is shorter, an item's subdirectories become items... */
+	bool restock;    /**< ... once a thief took some, until it is that long again */
 
 	/* Safra's termination detection (work.c). */
 	int64_t count;  /**< work messages sent minus received */
@@ -166,6 +167,7 @@ struct lfm {
 	struct lfm_parent parents[LFM_PARENTS];
 	size_t next_parent; /**< the one replaced next */
 	unsigned delay_ms; /**< LUAFIND_MPI_TEST_DELAY_MS (tests): sleep before opening each item */
+	uint64_t open_us;  /**< how long opening an item took, a moving average (walk.c) */
 
 	/* --stats and the test hook. */
 	struct lf_counters total;

@@ -381,6 +381,7 @@ int main(int argc, char **argv)
 	/* Enough for every other rank to steal twice (LUAFIND_MPI_STOCK: benchmarks). */
 	const char *stock = getenv("LUAFIND_MPI_STOCK");
 	m.stock = stock ? strtoul(stock, NULL, 10) : 2 * (size_t)(m.size - 1);
+	m.restock = true;
 	const char *delay = getenv("LUAFIND_MPI_TEST_DELAY_MS");
 	m.delay_ms = delay ? (unsigned)strtoul(delay, NULL, 10) : 0;
 	const char *fault = getenv("LUAFIND_MPI_FAULT");

@@ -59,6 +59,9 @@
 #define LFM_POLL_CLOCK 4
 #define LFM_POLL_US 300
 
+/* Opening an item slower than this on average: its stats are worth a thread. */
+#define LFM_SLOW_OPEN_US 50
+
 /* A directory of the current walk on the way from D down. */
 struct frame {
 	int depth; /* the walker's */
@@ -256,6 +259,9 @@ static int share(struct walk_state *s, struct lf_entry *e)
 	if (m->qlen >= m->hungry) {
 		m->hungry = 0;
 	}
+	if (m->qlen >= m->stock) {
+		m->restock = false; /* until a thief takes some: no item walked for nothing */
+	}
 	return 0;
 }
 
@@ -303,10 +309,11 @@ static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 	}
 	/*
 	 * Shared: for a rank that asked (at any depth), and the item's own
-	 * subdirectories while the queue is short, so that thieves find
-	 * shallow directories, big pieces, at the front of it.
+	 * subdirectories while the queue is short since a thief took some of
+	 * it, so that thieves find shallow directories, big pieces, at the
+	 * front of it (and a rank nobody steals from walks on in one walker).
 	 */
-	bool wanted = m->hungry || m->eager || (k == 1 && m->qlen < m->stock);
+	bool wanted = m->hungry || m->eager || (k == 1 && m->restock && m->qlen < m->stock);
 	if (k > 0 && wanted && e->pathlen < LFM_SHIP_PATH_MAX && lf_walk_will_read(s->w) &&
 	    !lf_run_must_stop(m->run)) {
 		share(s, e);
@@ -376,11 +383,23 @@ static struct lf_walk *start(struct walk_state *s, struct lf_walk_opts *o, const
 	/* A root's own item has no identity yet (ino 0): walked by its path,
 	 * as luafind walks it; a deferred root has that walk's. */
 	if (!it->is_root || it->id.ino) {
+		uint64_t t0 = lfm_now_us();
 		if (lfm_dir_open(m, it->root, it->path, &it->id, &s->dir) != 0) {
 			report(m, it->path, it->depth, errno);
 			return NULL;
 		}
 		o->root_fds = &s->dir.fd;
+		/*
+		 * The stat-ahead thread, one per walk, pays where a stat waits
+		 * for I/O; where the opens above took no time (the cache, tmpfs),
+		 * a thread started for each short walk of an item, spinning
+		 * beside the other ranks on the cores, doubled the CPU time of a
+		 * -size.  The opens' recent average decides.
+		 */
+		m->open_us = (7 * m->open_us + (lfm_now_us() - t0)) / 8;
+		if (m->open_us < LFM_SLOW_OPEN_US) {
+			o->flags &= ~(unsigned)LF_WALK_STAT_AHEAD;
+		}
 	}
 	if (!it->is_root) {
 		if (o->symlinks == LF_COMFOLLOW) {

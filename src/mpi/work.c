@@ -266,6 +266,7 @@ static void answer(struct lfm *m, int src)
 	m->qhead += n;
 	m->qlen -= n;
 	m->items_given += n;
+	m->restock = true;
 	if (lfm_isend(m, m->comm, src, LFM_TAG_WORK, buf, len) == 0) {
 		m->sent_to[src]++;
 		m->count++;
