@@ -416,6 +416,25 @@ int main(int argc, char **argv)
 			lfm_work_free(&m);
 			MPI_Finalize();
 			return 0;
+		} else if (strcmp(argv[i], "--run") == 0 || strcmp(argv[i], "--script") == 0 ||
+			   strcmp(argv[i], "--list-scripts") == 0) {
+			/*
+			 * Scripts keep the state of a whole walk in one Lua state
+			 * (du's subtree sums, duplicates' groups, --top's ranking):
+			 * split over ranks, each would see a part and no step
+			 * merges them.  Said plainly rather than as an unknown
+			 * expression.
+			 */
+			if (m.rank == 0) {
+				fprintf(stderr,
+					"%s: %s is not available in luafind-mpi: a script keeps the state of the whole walk "
+					"in one Lua state, which the ranks cannot share (see luafind-mpi(1))\n",
+					m.progname, argv[i]);
+			}
+			lf_ctx_free(ctx);
+			lfm_work_free(&m);
+			MPI_Finalize();
+			return 1;
 		} else {
 			break;
 		}
