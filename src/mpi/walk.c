@@ -41,6 +41,7 @@
 #include "lfm.h"
 
 #include "diag.h"
+#include "expr.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -122,6 +123,9 @@ static void report(struct lfm *m, const char *path, int depth, int err)
 {
 	if (err == ENOENT && m->cmd->ignore_race && depth > 0) {
 		return;
+	}
+	if (lf_eval_noerror(&m->run->ev)) {
+		return; /* counted, and the status is 1, as the run does for an error entry */
 	}
 	struct lf_entry e = {.path = path, .pathlen = strlen(path), .depth = depth, .visit = LF_VISIT_ERROR,
 			     .at_fd = -1, .error = err};
