@@ -247,6 +247,23 @@ struct lf_walk_opts {
 	 * rule file is read.  Its data must outlive the walker.
 	 */
 	const struct lf_mem *mem;
+	/**
+	 * NULL, or one int per root: -1, or a directory fd the caller opened
+	 * on root i, which the walk then uses instead of the root's path: the
+	 * root is described by fstat(2) of the fd and read through an fd of
+	 * the walk's own, openat(fd, "."), so a link swapped into the
+	 * path since the caller checked the directory is never followed.
+	 * The fds are borrowed: the caller closes them after lf_walk_close().
+	 * lf_entry_stat() describes the root's entries by the fd too, but
+	 * they still name its path (at_fd AT_FDCWD, at_name the path): a
+	 * caller that acts on the root itself (lf_entry_delete, an *at()
+	 * call) and trusts only its fd first sets at_fd and at_name to a
+	 * parent it trusts and the root's name there (lf_entry_stat then
+	 * goes by those).  A walk short of fds that evicts the root's fd
+	 * reopens it by path and checks its identity (ESTALE if replaced).
+	 * For hosts that hand a directory to another walker (luafind-mpi).
+	 */
+	const int *root_fds;
 };
 
 /** Threads of a walk whose opts.threads is 0. */
@@ -254,7 +271,7 @@ struct lf_walk_opts {
 /** The most opts.threads may ask for (more is EINVAL). */
 #define LF_WALK_THREADS_MAX 64
 
-#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0, 0, NULL}
+#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0, 0, NULL, NULL}
 
 /** The walker's syscall counters. */
 struct lf_counters {

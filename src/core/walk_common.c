@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /*
@@ -162,13 +163,25 @@ void lf_walk_make_room(struct lf_walk *w, int need)
 	}
 }
 
+int lf_walk_given_root_fd(const struct lf_walk *w)
+{
+	return w->opts.root_fds ? w->opts.root_fds[w->cur_root] : -1;
+}
+
 int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow)
 {
 	int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY | (follow ? 0 : O_NOFOLLOW);
+	/* Only roots are opened relative to the working directory. */
+	int given = at_fd == AT_FDCWD ? lf_walk_given_root_fd(w) : -1;
 	lf_walk_make_room(w, 1);
 	for (;;) {
 		w->counters.opens++;
-		int fd = openat(at_fd, name, flags);
+		/*
+		 * A root the caller opened: its path may lead elsewhere by now.
+		 * "." in it is itself, and a description of our own, so that
+		 * what the caller (or an earlier walk) read does not move ours.
+		 */
+		int fd = given >= 0 ? openat(given, ".", flags) : openat(at_fd, name, flags);
 		if (fd >= 0) {
 			w->open_fds++;
 			return fd;
@@ -347,6 +360,12 @@ const struct lf_stat *lf_entry_stat(struct lf_entry *e, enum lf_follow how)
 			w->counters.stats_ahead++;
 			p->cache_err[0] = err;
 		}
+	}
+	/* A root given by fd, still named as the walk named it: by the fd. */
+	int given = e->at_fd == AT_FDCWD && e->at_name == w->path ? lf_walk_given_root_fd(w) : -1;
+	if (p->cache_err[slot] < 0 && given >= 0) {
+		w->counters.fd_stats++;
+		p->cache_err[slot] = lf_stat_fd(given, &p->cache[slot]) == 0 ? 0 : errno;
 	}
 	if (p->cache_err[slot] < 0) {
 		if (slot) {
@@ -642,6 +661,30 @@ void lf_walk_pend_dir(struct lf_walk *w)
 /* ---- roots -------------------------------------------------------------- */
 
 /*
+ * The type and identity of the file open on @fd: what its inode never
+ * changes, so what the kernel holds will do (AT_STATX_DONT_SYNC), which on
+ * a network filesystem saves the round trip of a full stat.
+ */
+static int fd_identity(int fd, uint64_t *dev, uint64_t *ino, uint32_t *mode)
+{
+	struct statx sx;
+	if (statx(fd, "", AT_EMPTY_PATH | AT_STATX_DONT_SYNC, STATX_TYPE | STATX_INO, &sx) == 0) {
+		*dev = makedev(sx.stx_dev_major, sx.stx_dev_minor);
+		*ino = sx.stx_ino;
+		*mode = sx.stx_mode;
+		return 0;
+	}
+	struct stat sb;
+	if (errno != ENOSYS || fstat(fd, &sb) != 0) {
+		return -1;
+	}
+	*dev = (uint64_t)sb.st_dev;
+	*ino = (uint64_t)sb.st_ino;
+	*mode = (uint32_t)sb.st_mode;
+	return 0;
+}
+
+/*
  * The next root: stat it (a handful of stats per run, not per entry).  A
  * directory is then pending (lf_walk_pend_dir()), its identity known.
  * @return 0 for a pre-order entry, 1 for an error entry, -1 on a fatal error
@@ -675,24 +718,40 @@ int lf_walk_stat_root(struct lf_walk *w)
 	e->at_fd = AT_FDCWD;
 	e->at_name = w->path;
 
-	const struct lf_stat *st = len ? lf_entry_stat(e, LF_FOLLOW_WALK) : NULL;
-	if (!st) {
+	uint64_t dev = 0, ino = 0;
+	uint32_t mode = 0;
+	int given = lf_walk_given_root_fd(w);
+	int r;
+	if (given >= 0) {
+		/* Described by the fd, never by a path: not a link, whatever the mode. */
+		w->counters.fd_stats++;
+		r = fd_identity(given, &dev, &ino, &mode);
+	} else {
+		const struct lf_stat *st = len ? lf_entry_stat(e, LF_FOLLOW_WALK) : NULL;
+		r = st ? 0 : -1;
+		if (st) {
+			dev = st->dev;
+			ino = st->ino;
+			mode = st->mode;
+		}
+	}
+	if (r != 0) {
 		e->visit = LF_VISIT_ERROR;
 		e->error = len ? errno : ENOENT;
 		w->had_error = true;
 		return 1;
 	}
-	e->type = lf_type_from_mode(st->mode);
-	e->ino = st->ino;
-	w->root_dev = st->dev;
-	if (!w->ent.follow_walk) {
+	e->type = lf_type_from_mode(mode);
+	e->ino = ino;
+	w->root_dev = dev;
+	if (!w->ent.follow_walk || given >= 0) {
 		/* The stat did not follow: it is the root's own type, as d_type. */
 		w->ent.raw_type = e->type;
 	}
 	if (e->type == LF_DIR) {
 		w->pend.have_id = true;
-		w->pend.id_dev = st->dev;
-		w->pend.id_ino = st->ino;
+		w->pend.id_dev = dev;
+		w->pend.id_ino = ino;
 		w->pend.stat_err = 0;
 		w->pend.read_it = w->opts.maxdepth != 0;
 		lf_walk_pend_dir(w);

@@ -254,6 +254,8 @@ void lf_walk_close_fd(struct lf_walk *w, int fd);
 int lf_walk_record_id(struct lf_walk *w, int fd, uint64_t *dev, uint64_t *ino);
 void lf_walk_make_room(struct lf_walk *w, int need); /* evict until @need fds fit */
 int lf_walk_open_dir(struct lf_walk *w, int at_fd, const char *name, bool follow);
+/** The fd opts.root_fds gives for the current root, or -1. */
+int lf_walk_given_root_fd(const struct lf_walk *w);
 /*
  * Whether the directory the walk opens for an entry follows a final link:
  * roots under LF_COMFOLLOW and LF_LOGICAL, entries below them under

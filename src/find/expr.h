@@ -47,6 +47,12 @@ struct lf_eval {
 					  *   (lf_run_entry resets it) */
 	struct lf_idset *seen;           /**< -unique: the files seen so far, made when
 					  *   -unique first needs it; the run's (lf_run_free) */
+	/**
+	 * NULL, or the roots' names, indexed by entry->root, for %H and %P in
+	 * place of the walker's (lf_walk_root): for a host whose walkers start
+	 * below the roots (luafind-mpi walks a shared directory as a root).
+	 */
+	const char *const *roots;
 };
 
 /**

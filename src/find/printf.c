@@ -550,12 +550,15 @@ static void put_dir_name(struct pctx *c, const char *spec, const char *s, size_t
 }
 
 /*
- * The root the entry was found under, as its walk was given it: a name of
- * -files0-from, a C host's root, a record's (walk_record.h); or as the
- * command line gives it.
+ * The root the entry was found under: as the host names it (ev->roots), as
+ * its walk was given it (a name of -files0-from, a C host's root, a
+ * record's: walk_record.h), or as the command line gives it.
  */
 static const char *entry_root(const struct pctx *c)
 {
+	if (c->ev->roots) {
+		return c->ev->roots[c->e->root];
+	}
 	const char *root = c->ev->walk ? lf_walk_root(c->ev->walk, c->e->root) : NULL;
 	if (root) {
 		return root;

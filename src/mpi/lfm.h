@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "output.h"
 #include "parse.h"
@@ -48,6 +49,15 @@ struct lfm_anc {
 	uint64_t pathlen; /**< the length of the item's path prefix naming it */
 };
 
+/**
+ * Identities, as the rank that found a directory knew them: whoever opens
+ * it later by its path checks that it opened the same one (open.c).
+ */
+struct lfm_ids {
+	uint64_t dev, ino;           /**< the directory's */
+	uint64_t root_dev, root_ino; /**< its root's */
+};
+
 /** A directory to walk. */
 struct lfm_item {
 	char *path; /**< NUL-terminated, owned */
@@ -55,6 +65,7 @@ struct lfm_item {
 	int depth;      /**< its depth, as plain luafind counts it */
 	uint32_t root;  /**< the index of its root among cmd->roots */
 	bool is_root;   /**< a root: its own entry is evaluated here too */
+	struct lfm_ids id; /**< unused in a root's item: the walker opens it as luafind does */
 	uint32_t nanc;
 	struct lfm_anc *anc; /**< owned; -L only */
 };
@@ -64,6 +75,34 @@ struct lfm_deferred {
 	char *path;
 	int depth;
 	uint32_t root;
+	struct lfm_ids id;
+};
+
+/** A root opened once by a rank, its identity checked (open.c). */
+struct lfm_root {
+	int fd;  /**< O_PATH; -1: not opened (yet, or err) */
+	int err; /**< why it could not be opened, or 0 */
+	uint64_t dev, ino;
+};
+
+/** How many directories open.c keeps open for the next items. */
+#define LFM_PARENTS 8
+
+/** A directory kept open for the next items (open.c). */
+struct lfm_parent {
+	int fd; /**< O_PATH, or -1 */
+	uint32_t root;
+	char *rel; /**< its path below the root */
+	size_t len;
+};
+
+/** A directory opened from its root without following what was swapped in. */
+struct lfm_dir {
+	int fd;           /**< the directory (O_PATH), checked; the walker's root fd */
+	int parent;       /**< O_PATH fd of its parent, AT_FDCWD for a root */
+	const char *name; /**< its name in parent (the path itself for a root) */
+	const char *rel;  /**< its path below the root ("" for a root) */
+	bool own_fd, own_parent;
 };
 
 /** A send in flight, with the buffer it owns. */
@@ -94,6 +133,8 @@ struct lfm {
 	size_t qhead, qlen, qcap;
 	unsigned hungry; /**< requests answered "no work" since we last made items */
 	bool eager;      /**< LUAFIND_MPI_EAGER=1 (tests): every directory becomes an item */
+	size_t stock;    /**< while the queue is shorter, an item's subdirectories become items... */
+	bool restock;    /**< ... once a thief took some, until it is that long again */
 
 	/* Safra's termination detection (work.c). */
 	int64_t count;  /**< work messages sent minus received */
@@ -105,6 +146,7 @@ struct lfm {
 	uint64_t *sent_to, *recv_from; /**< messages on comm, by rank: the drain's accounts */
 	unsigned backoff_us;
 	unsigned since_poll;
+	uint64_t last_poll_us; /**< lfm_now_us() at the last poll during a walk */
 
 	/* Output (forward.c). */
 	struct lf_out *out;    /**< the run's standard output */
@@ -119,12 +161,30 @@ struct lfm {
 	struct lfm_deferred *def;
 	size_t ndef, capdef;
 
+	/* The roots this rank opened to reach items below them (open.c). */
+	struct lfm_root *roots;
+	size_t nroots;
+	struct lfm_parent parents[LFM_PARENTS];
+	size_t next_parent; /**< the one replaced next */
+	unsigned delay_ms; /**< LUAFIND_MPI_TEST_DELAY_MS (tests): sleep before opening each item */
+	uint64_t open_us;  /**< how long opening an item took, a moving average (walk.c) */
+
 	/* --stats and the test hook. */
 	struct lf_counters total;
 	uint64_t entries, items, items_given, items_got;
+	uint64_t idle_us;  /**< time spent without an item, waiting for one */
+	uint64_t requests; /**< requests for work sent */
 	uint64_t fault_after; /**< LUAFIND_MPI_FAULT=RANK:N: this rank dies after N entries */
 	bool failed;          /**< an MPI call failed, or the run must stop: no deferred phase */
 };
+
+/** A monotonic clock in microseconds. */
+static inline uint64_t lfm_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
 
 /* work.c */
 int lfm_work_init(struct lfm *m);
@@ -157,6 +217,31 @@ void lfm_pending_test(struct lfm *m, bool wait);
 int lfm_isend(struct lfm *m, MPI_Comm comm, int dest, int tag, char *buf, size_t len);
 /** The end: every rank's output written by rank 0. */
 void lfm_forward_end(struct lfm *m);
+
+/* open.c */
+/**
+ * Open directory @path below root @root (or the root itself) for a walk,
+ * without following a link that was swapped into its path since the rank
+ * that found it saw it: the root as the walker opens roots, checked
+ * against @id's root identity, then the rest relative to it, and the
+ * directory checked against @id.
+ * @return 0 with @d filled in (lfm_dir_close it), or -1 with errno set:
+ *         ESTALE (not the directory that was found), ELOOP (a link in the
+ *         way), or what opening said
+ */
+int lfm_dir_open(struct lfm *m, uint32_t root, const char *path, const struct lfm_ids *id, struct lfm_dir *d);
+/**
+ * The device and inode of @name in @at_fd ("" for @at_fd itself), following
+ * a final link with @follow, from what the kernel holds (no round trip on a
+ * network filesystem).  @return 0, or -1 with errno set
+ */
+int lfm_id_at(int at_fd, const char *name, bool follow, uint64_t *dev, uint64_t *ino);
+/** Close @d, keeping its directory open for the items below it. */
+void lfm_dir_keep(struct lfm *m, uint32_t root, struct lfm_dir *d);
+/** Close what lfm_dir_open() opened for @d. */
+void lfm_dir_close(struct lfm_dir *d);
+/** Close the roots and directories lfm_dir_open() kept open (at the end of the run). */
+void lfm_roots_close(struct lfm *m);
 
 /* walk.c */
 /** Walk one item, evaluating the expression. */

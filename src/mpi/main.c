@@ -159,7 +159,8 @@ static void walk_options(struct lfm *m)
 static void stats(struct lfm *m)
 {
 	enum { N = 15 };
-	uint64_t mine[N + 4], *all = NULL;
+	enum { X = 6 }; /* items, given, got, cpu, idle, requests */
+	uint64_t mine[N + X], *all = NULL;
 	struct rusage ru;
 	uint64_t cpu_us = 0;
 	if (getrusage(RUSAGE_SELF, &ru) == 0) {
@@ -167,9 +168,10 @@ static void stats(struct lfm *m)
 			 (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 	}
 	const struct lf_counters *c = &m->total;
-	uint64_t v[N + 4] = {m->entries, c->opens, c->reopens, c->closes, c->getdents, c->stats, c->stats_follow,
+	uint64_t v[N + X] = {m->entries, c->opens, c->reopens, c->closes, c->getdents, c->stats, c->stats_follow,
 			     c->fd_stats, c->unlinks, c->stats_ahead, c->dirs_ahead, c->dirs_ahead_unused,
-			     c->stats_ring, c->tags, c->entries, m->items, m->items_given, m->items_got, cpu_us};
+			     c->stats_ring, c->tags, c->entries, m->items, m->items_given, m->items_got, cpu_us,
+			     m->idle_us, m->requests};
 	memcpy(mine, v, sizeof(mine));
 	if (m->rank == 0) {
 		all = calloc((size_t)m->size, sizeof(mine));
@@ -177,7 +179,7 @@ static void stats(struct lfm *m)
 			return;
 		}
 	}
-	if (MPI_Gather(mine, N + 4, MPI_UINT64_T, all, N + 4, MPI_UINT64_T, 0, m->comm) != MPI_SUCCESS ||
+	if (MPI_Gather(mine, N + X, MPI_UINT64_T, all, N + X, MPI_UINT64_T, 0, m->comm) != MPI_SUCCESS ||
 	    m->rank != 0) {
 		free(all);
 		return;
@@ -186,10 +188,10 @@ static void stats(struct lfm *m)
 	struct lf_counters sum = {0};
 	uint64_t entries = 0, cpu = 0;
 	for (int r = 0; r <= m->size; r++) {
-		const uint64_t *a = all + (size_t)(r < m->size ? r : 0) * (N + 4);
+		const uint64_t *a = all + (size_t)(r < m->size ? r : 0) * (N + X);
 		struct lf_counters rc = {a[14], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11],
 					 a[12], a[13]};
-		char label[96];
+		char label[128];
 		if (r == m->size) {
 			lf_cli_print_stats(stderr, m->progname, "", &sum, entries);
 			fprintf(stderr, "%s: stats: cpu=%.3f s (user and system, all ranks)\n", m->progname, cpu / 1e6);
@@ -198,8 +200,9 @@ static void stats(struct lfm *m)
 		lf_counters_add(&sum, &rc);
 		entries += a[0];
 		cpu += a[18];
-		snprintf(label, sizeof(label), "rank %d: cpu=%.3f items=%llu given=%llu got=%llu ", r, a[18] / 1e6,
-			 (unsigned long long)a[15], (unsigned long long)a[16], (unsigned long long)a[17]);
+		snprintf(label, sizeof(label), "rank %d: cpu=%.3f idle=%.3f asked=%llu items=%llu given=%llu got=%llu ",
+			 r, a[18] / 1e6, a[19] / 1e6, (unsigned long long)a[20], (unsigned long long)a[15],
+			 (unsigned long long)a[16], (unsigned long long)a[17]);
 		lf_cli_print_stats(stderr, m->progname, label, &rc, a[0]);
 	}
 	free(all);
@@ -296,6 +299,8 @@ static int run(struct lfm *m, struct lf_cmdline *cmd)
 			cmd->nroots = cmd->roots ? ns.n : 0;
 		}
 	}
+	/* %H and %P: the walkers' roots are the items, not these. */
+	r.ev.roots = (const char *const *)cmd->roots;
 	if (m->rank == 0 && ok && lf_run_begin(&r, cmd->roots, cmd->nroots) != 0) {
 		ok = 0;
 	}
@@ -365,9 +370,20 @@ int main(int argc, char **argv)
 	}
 	MPI_Comm_set_errhandler(m.comm, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(m.outc, MPI_ERRORS_RETURN);
-	/* Test hooks: share every directory; kill a rank after N entries. */
+	/* Test hooks: share every directory; sleep before opening each item
+	 * received (the race test swaps a directory meanwhile); kill a rank
+	 * after N entries. */
 	const char *eager = getenv("LUAFIND_MPI_EAGER");
 	m.eager = eager && strcmp(eager, "1") == 0 && m.size > 1;
+	for (size_t k = 0; k < LFM_PARENTS; k++) {
+		m.parents[k].fd = -1;
+	}
+	/* Enough for every other rank to steal twice (LUAFIND_MPI_STOCK: benchmarks). */
+	const char *stock = getenv("LUAFIND_MPI_STOCK");
+	m.stock = stock ? strtoul(stock, NULL, 10) : 2 * (size_t)(m.size - 1);
+	m.restock = true;
+	const char *delay = getenv("LUAFIND_MPI_TEST_DELAY_MS");
+	m.delay_ms = delay ? (unsigned)strtoul(delay, NULL, 10) : 0;
 	const char *fault = getenv("LUAFIND_MPI_FAULT");
 	int fault_rank = -1;
 	unsigned long long fault_n = 0;
@@ -400,6 +416,25 @@ int main(int argc, char **argv)
 			lfm_work_free(&m);
 			MPI_Finalize();
 			return 0;
+		} else if (strcmp(argv[i], "--run") == 0 || strcmp(argv[i], "--script") == 0 ||
+			   strcmp(argv[i], "--list-scripts") == 0) {
+			/*
+			 * Scripts keep the state of a whole walk in one Lua state
+			 * (du's subtree sums, duplicates' groups, --top's ranking):
+			 * split over ranks, each would see a part and no step
+			 * merges them.  Said plainly rather than as an unknown
+			 * expression.
+			 */
+			if (m.rank == 0) {
+				fprintf(stderr,
+					"%s: %s is not available in luafind-mpi: a script keeps the state of the whole walk "
+					"in one Lua state, which the ranks cannot share (see luafind-mpi(1))\n",
+					m.progname, argv[i]);
+			}
+			lf_ctx_free(ctx);
+			lfm_work_free(&m);
+			MPI_Finalize();
+			return 1;
 		} else {
 			break;
 		}
@@ -427,6 +462,7 @@ int main(int argc, char **argv)
 	}
 	free(m.def);
 	free(m.pend);
+	lfm_roots_close(&m);
 	lfm_work_free(&m);
 	lf_ctx_free(ctx);
 	fflush(stdout);

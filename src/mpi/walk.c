@@ -1,13 +1,17 @@
 /*
  * walk.c: one work item's walk, and the deferred post-order phases.
  *
- * An item is a directory D at depth d below root R.  The rank opens a
- * walker on D's path (as plain luafind shows it, so entries' paths are the
- * same), with -maxdepth made relative to D, and before evaluating an entry
+ * An item is a directory D at depth d below root R.  The rank opens D
+ * from R without following links and checks its identity (open.c), and
+ * opens a walker on that fd (lf_walk_opts.root_fds) with D's path as the
+ * root's name (as plain luafind shows it, so entries' paths are the same),
+ * with -maxdepth made relative to D, and before evaluating an entry
  * it makes it look as it would in plain luafind's walk: depth + d (the
  * walker's own -mindepth is 0, ours is applied here), root R (so %H and %P
- * name R), and for D itself the name after its last slash.  The entry is
- * put back as it was before the walker sees it again.
+ * name R), and for D itself the name after its last slash and its checked
+ * parent's fd as at_fd (so -delete and -execdir act through it, not
+ * through the path).  The entry is put back as it was before the walker
+ * sees it again.
  *
  * D's own pre-order visit was evaluated by the rank that found it; this
  * one evaluates D's post-order visit (-depth) and everything below.  When
@@ -37,14 +41,27 @@
 #include "lfm.h"
 
 #include "diag.h"
+#include "expr.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* Entries between two polls of the other ranks. */
+/*
+ * Entries between two polls of the other ranks, at most; and a poll at
+ * least every LFM_POLL_US microseconds of walking, looked at every
+ * LFM_POLL_CLOCK entries: through a slow filesystem 32 entries may take
+ * milliseconds, which a hungry rank would spend waiting for its answer.
+ */
 #define LFM_POLL_EVERY 32
+#define LFM_POLL_CLOCK 4
+#define LFM_POLL_US 300
+
+/* Opening an item slower than this on average: its stats are worth a thread. */
+#define LFM_SLOW_OPEN_US 50
 
 /* A directory of the current walk on the way from D down. */
 struct frame {
@@ -61,12 +78,16 @@ struct walk_state {
 	struct lf_walk *w;
 	struct frame *fr;
 	size_t nfr, capfr;
+	struct lfm_dir dir; /* D, opened by open.c (not for a root's item) */
+	struct lfm_ids root_id; /* for the items made here */
 };
 
 /* What the fix-ups changed, to be put back. */
 struct saved {
 	int depth;
 	size_t root, nameoff;
+	int at_fd;
+	const char *at_name;
 };
 
 static void fix(const struct walk_state *s, struct lf_entry *e, struct saved *sv)
@@ -74,9 +95,15 @@ static void fix(const struct walk_state *s, struct lf_entry *e, struct saved *sv
 	sv->depth = e->depth;
 	sv->root = e->root;
 	sv->nameoff = e->nameoff;
+	sv->at_fd = e->at_fd;
+	sv->at_name = e->at_name;
 	if (e->depth == 0 && !s->it->is_root) {
 		const char *slash = memrchr(e->path, '/', e->pathlen);
 		e->nameoff = slash ? (size_t)(slash - e->path) + 1 : 0;
+		/* D is acted on (removed, -execdir) through its checked parent,
+		 * never by its path, which may lead elsewhere by now. */
+		e->at_fd = s->dir.parent;
+		e->at_name = s->dir.name;
 	}
 	e->depth += s->it->depth;
 	e->root = s->it->root;
@@ -87,6 +114,24 @@ static void unfix(struct lf_entry *e, const struct saved *sv)
 	e->depth = sv->depth;
 	e->root = sv->root;
 	e->nameoff = sv->nameoff;
+	e->at_fd = sv->at_fd;
+	e->at_name = sv->at_name;
+}
+
+/* A directory that could not be opened safely: an error entry, as the walker reports one. */
+static void report(struct lfm *m, const char *path, int depth, int err)
+{
+	if (err == ENOENT && m->cmd->ignore_race && depth > 0) {
+		return;
+	}
+	if (lf_eval_noerror(&m->run->ev)) {
+		return; /* counted, and the status is 1, as the run does for an error entry */
+	}
+	struct lf_entry e = {.path = path, .pathlen = strlen(path), .depth = depth, .visit = LF_VISIT_ERROR,
+			     .at_fd = -1, .error = err};
+	lf_out_flush(m->run->ev.out);
+	lf_run_report_entry(m->cmd->ctx, &e);
+	m->run->ev.status = 1;
 }
 
 static void fault(struct lfm *m)
@@ -124,7 +169,7 @@ static int push_frame(struct walk_state *s, const struct frame *f)
 	return 0;
 }
 
-static int defer(struct lfm *m, const struct lf_entry *e)
+static int defer(struct lfm *m, const struct lf_entry *e, const struct lfm_ids *id)
 {
 	if (m->ndef == m->capdef) {
 		size_t cap = m->capdef ? 2 * m->capdef : 64;
@@ -139,7 +184,7 @@ static int defer(struct lfm *m, const struct lf_entry *e)
 	if (!path) {
 		return -1;
 	}
-	m->def[m->ndef++] = (struct lfm_deferred){path, e->depth, (uint32_t)e->root};
+	m->def[m->ndef++] = (struct lfm_deferred){path, e->depth, (uint32_t)e->root, *id};
 	return 0;
 }
 
@@ -161,11 +206,31 @@ static long inherited_loop(const struct walk_state *s, struct lf_entry *e)
 	return -1;
 }
 
+/*
+ * The identity of directory @e below the item's top, into @id: the walk's
+ * stat if it made one, else what the kernel holds (lfm_id_at).
+ */
+static int entry_id(const struct walk_state *s, struct lf_entry *e, struct lfm_ids *id)
+{
+	const struct lf_stat *st = lf_entry_stat_cached(e, LF_FOLLOW_WALK);
+	if (st) {
+		id->dev = st->dev;
+		id->ino = st->ino;
+		return 0;
+	}
+	return lfm_id_at(e->at_fd, e->at_name, s->m->logical, &id->dev, &id->ino);
+}
+
 /* Make directory @e (the top frame) an item for whoever is hungry. */
 static int share(struct walk_state *s, struct lf_entry *e)
 {
 	struct lfm *m = s->m;
 	struct lfm_item it = {0};
+	/* Its identity, for the rank that opens it: one stat per shared directory. */
+	it.id = s->root_id;
+	if (entry_id(s, e, &it.id) != 0) {
+		return 0; /* the walk reports what went wrong when it opens it */
+	}
 	it.path = strndup(e->path, e->pathlen);
 	it.pathlen = e->pathlen;
 	it.depth = e->depth;
@@ -175,7 +240,9 @@ static int share(struct walk_state *s, struct lf_entry *e)
 		it.nanc = s->it->nanc + (uint32_t)(s->nfr - 1);
 		it.anc = malloc(it.nanc * sizeof(*it.anc) + 1);
 		if (it.anc) {
-			memcpy(it.anc, s->it->anc, s->it->nanc * sizeof(*it.anc));
+			if (s->it->nanc) { /* a root's item has none (anc NULL) */
+				memcpy(it.anc, s->it->anc, s->it->nanc * sizeof(*it.anc));
+			}
 			for (size_t i = 0; i + 1 < s->nfr; i++) {
 				it.anc[s->it->nanc + i] =
 					(struct lfm_anc){s->fr[i].dev, s->fr[i].ino, s->fr[i].pathlen};
@@ -195,6 +262,9 @@ static int share(struct walk_state *s, struct lf_entry *e)
 	}
 	if (m->qlen >= m->hungry) {
 		m->hungry = 0;
+	}
+	if (m->qlen >= m->stock) {
+		m->restock = false; /* until a thief takes some: no item walked for nothing */
 	}
 	return 0;
 }
@@ -226,6 +296,14 @@ static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 			f.ino = st->ino;
 		}
 	}
+	if (k == 0 && s->it->is_root) {
+		/* The root's identity, stat'ed by the walker, for the items below. */
+		const struct lf_stat *st = lf_entry_stat(e, LF_FOLLOW_WALK);
+		if (st) {
+			s->root_id.root_dev = st->dev;
+			s->root_id.root_ino = st->ino;
+		}
+	}
 	if (push_frame(s, &f) != 0) {
 		lfm_mpi_error(m, "malloc", MPI_ERR_NO_MEM);
 		return;
@@ -233,7 +311,14 @@ static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 	if (m->eval_pre && (k > 0 || s->it->is_root)) {
 		eval(s, e);
 	}
-	if (k > 0 && (m->hungry || m->eager) && e->pathlen < LFM_SHIP_PATH_MAX && lf_walk_will_read(s->w) &&
+	/*
+	 * Shared: for a rank that asked (at any depth), and the item's own
+	 * subdirectories while the queue is short since a thief took some of
+	 * it, so that thieves find shallow directories, big pieces, at the
+	 * front of it (and a rank nobody steals from walks on in one walker).
+	 */
+	bool wanted = m->hungry || m->eager || (k == 1 && m->restock && m->qlen < m->stock);
+	if (k > 0 && wanted && e->pathlen < LFM_SHIP_PATH_MAX && lf_walk_will_read(s->w) &&
 	    !lf_run_must_stop(m->run)) {
 		share(s, e);
 	}
@@ -257,7 +342,22 @@ static void visit_post(struct walk_state *s, struct lf_entry *e, int k)
 		if (s->nfr) {
 			s->fr[s->nfr - 1].defer = true;
 		}
-		if (defer(s->m, e) != 0) {
+		/* Its identity, for the safe open of the deferred phase. */
+		struct lfm_ids id = s->root_id;
+		if (k == 0 && s->it->is_root) {
+			id.dev = id.root_dev;
+			id.ino = id.root_ino;
+		} else if (k == 0) {
+			id = s->it->id;
+		} else if (s->m->logical) {
+			id.dev = f.dev;
+			id.ino = f.ino;
+		} else if (entry_id(s, e, &id) != 0) {
+			/* Gone or replaced: not deleted later by a path. */
+			report(s->m, e->path, e->depth, errno);
+			return;
+		}
+		if (defer(s->m, e, &id) != 0) {
 			lfm_mpi_error(s->m, "malloc", MPI_ERR_NO_MEM);
 		}
 		return;
@@ -265,20 +365,72 @@ static void visit_post(struct walk_state *s, struct lf_entry *e, int k)
 	eval(s, e);
 }
 
+/*
+ * Open a walker on @it's directory: a root by its path, as luafind opens
+ * it; any other through open.c, its walker handed the checked fd.
+ * @return the walker, or NULL (reported)
+ */
+static struct lf_walk *start(struct walk_state *s, struct lf_walk_opts *o, const char **roots)
+{
+	struct lfm *m = s->m;
+	struct lfm_item *it = s->it;
+	s->dir = (struct lfm_dir){-1, AT_FDCWD, it->path, "", false, false};
+	roots[0] = it->path;
+	o->roots = roots;
+	o->nroots = 1;
+	o->mindepth = 0;
+	if (m->delay_ms && !it->is_root) {
+		/* The race test's window: a path swapped now must not be followed. */
+		struct timespec ts = {m->delay_ms / 1000, (long)(m->delay_ms % 1000) * 1000000};
+		nanosleep(&ts, NULL);
+	}
+	/* A root's own item has no identity yet (ino 0): walked by its path,
+	 * as luafind walks it; a deferred root has that walk's. */
+	if (!it->is_root || it->id.ino) {
+		uint64_t t0 = lfm_now_us();
+		if (lfm_dir_open(m, it->root, it->path, &it->id, &s->dir) != 0) {
+			report(m, it->path, it->depth, errno);
+			return NULL;
+		}
+		o->root_fds = &s->dir.fd;
+		/*
+		 * The stat-ahead thread, one per walk, pays where a stat waits
+		 * for I/O; where the opens above took no time (the cache, tmpfs),
+		 * a thread started for each short walk of an item, spinning
+		 * beside the other ranks on the cores, doubled the CPU time of a
+		 * -size.  The opens' recent average decides.
+		 */
+		m->open_us = (7 * m->open_us + (lfm_now_us() - t0)) / 8;
+		if (m->open_us < LFM_SLOW_OPEN_US) {
+			o->flags &= ~(unsigned)LF_WALK_STAT_AHEAD;
+		}
+	}
+	if (!it->is_root) {
+		if (o->symlinks == LF_COMFOLLOW) {
+			o->symlinks = LF_PHYSICAL; /* -H follows the roots only, and D is none */
+		}
+		/* Checked to be the directory found below the root: as luafind's
+		 * walker, no check for / below the roots (a stat per item). */
+		o->flags &= ~(unsigned)LF_WALK_REFUSE_SLASH;
+	}
+	struct lf_walk *w = lf_walk_open(o);
+	if (!w) {
+		lf_diag_kind(m->cmd->ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
+		m->run->ev.status = 1;
+		lfm_dir_close(&s->dir);
+	}
+	return w;
+}
+
 void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 {
 	struct lf_walk_opts o = m->wopts;
-	const char *roots[1] = {it->path};
-	o.roots = roots;
-	o.nroots = 1;
-	o.mindepth = 0;
+	const char *roots[1];
 	o.maxdepth = m->maxdepth >= 0 ? m->maxdepth - it->depth : -1;
 	m->items++;
-	struct walk_state s = {m, it, NULL, NULL, 0, 0};
-	s.w = lf_walk_open(&o);
+	struct walk_state s = {.m = m, .it = it, .root_id = it->id}; /* a root's: set on its visit */
+	s.w = start(&s, &o, roots);
 	if (!s.w) {
-		lf_diag_kind(m->cmd->ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
-		m->run->ev.status = 1;
 		return;
 	}
 	struct lf_entry *e;
@@ -302,8 +454,11 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 			}
 		}
 		unfix(e, &sv);
-		if (++m->since_poll >= LFM_POLL_EVERY) {
+		++m->since_poll;
+		if (m->since_poll >= LFM_POLL_EVERY ||
+		    (m->since_poll % LFM_POLL_CLOCK == 0 && lfm_now_us() - m->last_poll_us >= LFM_POLL_US)) {
 			m->since_poll = 0;
+			m->last_poll_us = lfm_now_us();
 			lfm_poll(m);
 		}
 		if (lf_run_must_stop(m->run) || m->failed) {
@@ -316,6 +471,7 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 	}
 	lf_counters_add(&m->total, lf_walk_counters(s.w));
 	lf_walk_close(s.w);
+	lfm_dir_keep(m, it->root, &s.dir); /* the items it shared are below it */
 	m->run->ev.walk = NULL;
 	m->run->ev.entry = NULL;
 	free(s.fr);
@@ -333,20 +489,15 @@ static int by_depth_desc(const void *a, const void *b)
 static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
 {
 	struct lfm_item it = {.path = d->path, .pathlen = strlen(d->path), .depth = d->depth, .root = d->root,
-			      .is_root = d->depth == 0};
+			      .is_root = d->depth == 0, .id = d->id};
 	struct lf_walk_opts o = m->wopts;
-	const char *roots[1] = {d->path};
-	o.roots = roots;
-	o.nroots = 1;
+	const char *roots[1];
 	o.order = LF_ORDER_POST; /* the directory once, unread */
-	o.mindepth = 0;
 	o.maxdepth = 0;
 	o.flags &= ~(unsigned)(LF_WALK_READ_AHEAD | LF_WALK_STAT_AHEAD);
-	struct walk_state s = {m, &it, NULL, NULL, 0, 0};
-	s.w = lf_walk_open(&o);
+	struct walk_state s = {.m = m, .it = &it};
+	s.w = start(&s, &o, roots);
 	if (!s.w) {
-		lf_diag_kind(m->cmd->ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
-		m->run->ev.status = 1;
 		return;
 	}
 	struct lf_entry *e;
@@ -358,6 +509,7 @@ static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
 	}
 	lf_counters_add(&m->total, lf_walk_counters(s.w));
 	lf_walk_close(s.w);
+	lfm_dir_close(&s.dir);
 	m->run->ev.walk = NULL;
 	m->run->ev.entry = NULL;
 }
@@ -397,7 +549,9 @@ void lfm_deferred_run(struct lfm *m)
 		lfm_mpi_error(m, "MPI_Allreduce", rc);
 		return;
 	}
-	qsort(m->def, m->ndef, sizeof(*m->def), by_depth_desc);
+	if (m->ndef) {
+		qsort(m->def, m->ndef, sizeof(*m->def), by_depth_desc); /* m->def may be NULL */
+	}
 	size_t i = 0;
 	for (int d = deepest; d >= 0 && !m->failed; d--) {
 		for (; i < m->ndef && m->def[i].depth == d; i++) {

@@ -124,8 +124,8 @@ struct buf {
 
 static void put(struct buf *b, const void *data, size_t n)
 {
-	if (b->err) {
-		return;
+	if (b->err || n == 0) {
+		return; /* @data may be NULL then (an item without ancestors) */
 	}
 	if (b->cap - b->len < n) {
 		size_t cap = b->cap ? b->cap : 256;
@@ -160,6 +160,7 @@ static char *pack(struct lfm *m, size_t from, size_t n, size_t *len)
 		put(&b, &it->root, sizeof(it->root));
 		put(&b, &it->nanc, sizeof(it->nanc));
 		put(&b, &is_root, sizeof(is_root));
+		put(&b, &it->id, sizeof(it->id));
 		put(&b, it->path, it->pathlen);
 		put(&b, it->anc, it->nanc * sizeof(*it->anc));
 	}
@@ -178,6 +179,9 @@ static bool take(const char **p, const char *end, void *out, size_t n)
 {
 	if ((size_t)(end - *p) < n) {
 		return false;
+	}
+	if (n == 0) {
+		return true; /* @out may be NULL then */
 	}
 	memcpy(out, *p, n);
 	*p += n;
@@ -199,7 +203,8 @@ static int unpack(struct lfm *m, const char *data, size_t len)
 		uint8_t is_root;
 		if (!take(&p, end, &pathlen, sizeof(pathlen)) || !take(&p, end, &depth, sizeof(depth)) ||
 		    !take(&p, end, &it.root, sizeof(it.root)) || !take(&p, end, &it.nanc, sizeof(it.nanc)) ||
-		    !take(&p, end, &is_root, sizeof(is_root)) || (size_t)(end - p) < pathlen) {
+		    !take(&p, end, &is_root, sizeof(is_root)) || !take(&p, end, &it.id, sizeof(it.id)) ||
+		    (size_t)(end - p) < pathlen) {
 			return -1;
 		}
 		it.pathlen = pathlen;
@@ -261,6 +266,7 @@ static void answer(struct lfm *m, int src)
 	m->qhead += n;
 	m->qlen -= n;
 	m->items_given += n;
+	m->restock = true;
 	if (lfm_isend(m, m->comm, src, LFM_TAG_WORK, buf, len) == 0) {
 		m->sent_to[src]++;
 		m->count++;
@@ -394,6 +400,9 @@ static void pass_token(struct lfm *m)
 	send_ctl(m, next, LFM_TAG_TOKEN, t, sizeof(t));
 }
 
+/* The longest nap of an idle rank: an answer waits that long at most. */
+#define LFM_NAP_MAX_US 250
+
 static void nap(unsigned us)
 {
 	struct timespec ts = {0, (long)us * 1000};
@@ -427,12 +436,17 @@ static void drain(struct lfm *m)
 
 void lfm_work_run(struct lfm *m)
 {
+	uint64_t idle_since = 0; /* --stats: how long the rank waits for work */
 	while (!m->failed) {
 		lfm_poll(m);
 		if (m->term) {
 			break;
 		}
 		if (m->qlen > 0) {
+			if (idle_since) {
+				m->idle_us += lfm_now_us() - idle_since;
+				idle_since = 0;
+			}
 			/* Ours: the newest, deepest item (its parent's subtree is warm). */
 			struct lfm_item it = m->q[m->qhead + --m->qlen];
 			lfm_walk_item(m, &it);
@@ -451,6 +465,9 @@ void lfm_work_run(struct lfm *m)
 			break;
 		}
 		/* Passive. */
+		if (!idle_since) {
+			idle_since = lfm_now_us();
+		}
 		if (m->have_token) {
 			pass_token(m);
 			if (m->term) {
@@ -462,11 +479,15 @@ void lfm_work_run(struct lfm *m)
 			victim += victim >= m->rank;
 			send_ctl(m, victim, LFM_TAG_REQ, NULL, 0);
 			m->waiting = true;
+			m->requests++;
 		}
 		nap(m->backoff_us);
-		if (m->backoff_us < 1000) {
+		if (m->backoff_us < LFM_NAP_MAX_US) {
 			m->backoff_us *= 2;
 		}
+	}
+	if (idle_since) {
+		m->idle_us += lfm_now_us() - idle_since;
 	}
 	if (m->size > 1 && !m->failed) {
 		drain(m);

@@ -11,8 +11,12 @@
 #          ranks at -j1, wall time and the CPU time summed over the ranks
 #          (--stats' cpu=), listing and -size +16k
 #
-# Needs root, /dev/fuse and hyperfine; trees and mounts under /dev/shm,
-# removed at the end.  The machine's other work makes the figures noisy:
+# Needs root, /dev/fuse and hyperfine; trees and mounts under $SCRATCH
+# (default /dev/shm: a tmpfs with room for 520,000 inodes), removed at the
+# end.  mpirun runs with --bind-to none: bound to one core, a rank (np 1
+# above all) gets no stat-ahead thread, which plain luafind has; and
+# $MPIRUN_FLAGS (say "--mca pml ob1", which on one node saves 0.2 s
+# of MPI_Init per run).  The machine's other work makes the figures noisy:
 # read the medians, and compare within one run.
 #
 # SPDX-License-Identifier: MIT
@@ -21,7 +25,8 @@ lf=$1 mpi=$2 slowfs=$3 mktree=$4 results=$5
 shift 5
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 mkdir -p "$results"
-scratch=$(mktemp -d /dev/shm/luafind-mpi-bench.XXXXXX)
+scratch=$(mktemp -d "${SCRATCH:-/dev/shm}/luafind-mpi-bench.XXXXXX")
+mpirun="mpirun --bind-to none ${MPIRUN_FLAGS:-}"
 mnt=$scratch/mnt
 pid=
 cleanup() {
@@ -50,10 +55,10 @@ fuse() {
 			# shellcheck disable=SC2086
 			hyperfine -N --warmup 1 --runs 5 --export-json "$results/$name.json" \
 				-n luafind "$lf $j $mnt $q" \
-				-n "1 rank" "mpirun -np 1 $mpi $j $mnt $q" \
-				-n "2 ranks" "mpirun -np 2 $mpi $j $mnt $q" \
-				-n "4 ranks" "mpirun -np 4 $mpi $j $mnt $q" \
-				-n "8 ranks" "mpirun -np 8 $mpi $j $mnt $q" \
+				-n "1 rank" "$mpirun -np 1 $mpi $j $mnt $q" \
+				-n "2 ranks" "$mpirun -np 2 $mpi $j $mnt $q" \
+				-n "4 ranks" "$mpirun -np 4 $mpi $j $mnt $q" \
+				-n "8 ranks" "$mpirun -np 8 $mpi $j $mnt $q" \
 				2>&1 | tee "$results/$name.txt"
 		done
 	done
@@ -76,15 +81,19 @@ tmpfs() {
 	out=$results/tmpfs.txt
 	: >"$out"
 	for q in "" "-size +16k"; do
+		name=$(echo "${q:-list}" | tr -d ' +-')
 		for round in 1 2 3 4 5; do
 			# Interleaved: one run of each in turn.  luafind's CPU time from time(1).
 			# shellcheck disable=SC2086
 			t=$(/usr/bin/time -f '%e %U %S' "$lf" -j1 "$scratch/big" $q 2>&1 >/dev/null | tail -1)
-			echo "${q:-list} luafind $t" | awk '{printf "%s %s wall %.3f cpu %.3f\n", $1, $2, $3, $4 + $5}' >>"$out"
+			echo "$name luafind $t" | awk '{printf "%s %s wall %.3f cpu %.3f\n", $1, $2, $3, $4 + $5}' >>"$out"
 			for n in 1 2 4; do
 				# shellcheck disable=SC2086
-				r=$(cpu_run mpirun -np $n "$mpi" --stats -j1 "$scratch/big" $q)
-				echo "${q:-list} np$n $r" | awk '{printf "%s %s wall %.3f cpu %.3f\n", $1, $2, $3, $4}' >>"$out"
+				r=$(cpu_run $mpirun -np $n "$mpi" --stats -j1 "$scratch/big" $q)
+				echo "$name np$n $r" | awk '{printf "%s %s wall %.3f cpu %.3f\n", $1, $2, $3, $4}' >>"$out"
+				# What MPI_Init and the rest of a run cost with no walk.
+				r=$(cpu_run $mpirun -np $n "$mpi" --stats -j1 "$scratch/big" -maxdepth 0 -false)
+				echo "$name np$n-startup $r" | awk '{printf "%s %s wall %.3f cpu %.3f\n", $1, $2, $3, $4}' >>"$out"
 			done
 		done
 	done
@@ -94,8 +103,7 @@ tmpfs() {
 		runs = {}
 		for line in open(sys.argv[1]):
 		    f = line.split()
-		    q = f[0] if f[0] == "list" else "size"
-		    k = (q, f[-5])
+		    k = (f[0], f[1])
 		    runs.setdefault(k, []).append((float(f[-3]), float(f[-1])))
 		for (q, who), v in sorted(runs.items()):
 		    print(f"{q:5} {who:8} median wall {statistics.median(x for x, _ in v):.3f} s,"

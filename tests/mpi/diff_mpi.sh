@@ -12,6 +12,9 @@
 #            chain and a wide tree go; / is refused
 #   kill     a rank killed mid-walk (LUAFIND_MPI_FAULT): the job fails with a
 #            message, and the tree's top directory is still there
+#   race     a shared directory replaced with a link to outside the tree
+#            while the rank that will walk it waits (LUAFIND_MPI_TEST_DELAY_MS):
+#            -delete reports it and leaves the outside alone
 #
 # Exits 77 (skipped) when mpirun is missing.  Scratch in /dev/shm (or under
 # WORK), removed on success, kept (and named) on failure.
@@ -182,14 +185,47 @@ group_kill() {
 	echo "kill: status $s; $(grep -ciE 'signal 9|killed|failed' mpi.err) lines say so"
 }
 
+# t/v/w is shared (every directory is, under LUAFIND_MPI_EAGER) and its
+# walk waits LUAFIND_MPI_TEST_DELAY_MS before opening it.  Once t/v has
+# been read (t/v/marker is deleted then), t/v is moved away and a link to
+# ../outside put in its place, where outside/w holds canaries: opening
+# "t/v/w" by its path would walk outside/w and delete them.  Resolved from
+# t's fd without following links, it is an error, and they survive (or,
+# if the rank kept t/v open from its walk of it, w is reached in t/v where
+# it went, as luafind's walker reaches it through the fds it holds; then
+# the deferred t/v, now a link, is the error).
+group_race() {
+	mkdir -p a/t/v/w/sub a/outside/w/sub a/aside &&
+		touch a/t/v/marker a/t/v/w/f a/t/v/w/sub/g a/outside/w/canary a/outside/w/sub/canary ||
+		{ fail "race: tree"; return; }
+	(cd a && LUAFIND_MPI_EAGER=1 LUAFIND_MPI_TEST_DELAY_MS=2500 run_mpi 2 t -delete >../mpi.out 2>../mpi.err) &
+	pid=$!
+	n=0
+	while [ -e a/t/v/marker ] && [ $n -lt 1500 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+	mv a/t/v a/aside/v && ln -s ../outside a/t/v
+	wait $pid
+	s=$?
+	[ -e a/outside/w/canary ] && [ -e a/outside/w/sub/canary ] ||
+		fail "race: a file outside the tree was deleted through a swapped link (status $s)"
+	[ "$s" -ne 0 ] && grep -q "'t/v" mpi.err ||
+		fail "race: the swapped path was not reported (status $s): $(head -3 mpi.err)"
+	echo "race: status $s"
+	head -3 mpi.err
+}
+
 case $group in
 queries) group_queries ;;
 delete) group_delete ;;
 kill) group_kill ;;
+race) group_race ;;
 *)
 	group_queries
 	group_delete
 	group_kill
+	group_race
 	;;
 esac
 if [ "$fails" -ne 0 ]; then

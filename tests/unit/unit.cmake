@@ -8,6 +8,7 @@
 # unit.stat, unit.walk, unit.wildmatch, unit.ring (SKIP without io_uring); test_datetime (unit.datetime), for lf_find's date parser; and
 # test_parse (unit.parse), for -j and the read-ahead rule; test_idset (unit.idset), -unique's set.
 # test_probe (unit.probe): the choice between two ways of doing the work (probe.c).
+# test_walk_rootfd (unit.walk_rootfd): roots given by fd (lf_walk_opts.root_fds).
 # Configure with -DLUAFIND_SANITIZE=ON to run them under ASan+UBSan (LSan
 # included).
 #
@@ -28,7 +29,7 @@
 
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
-foreach(m dir stat walk wildmatch ring isolate probe)
+foreach(m dir stat walk walk_rootfd wildmatch ring isolate probe)
   add_executable(test_${m} ${CMAKE_CURRENT_LIST_DIR}/test_${m}.c)
   target_link_libraries(test_${m} PRIVATE lf_core PkgConfig::CMOCKA)
   set_target_properties(test_${m} PROPERTIES C_EXTENSIONS ON)
