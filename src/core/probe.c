@@ -52,7 +52,8 @@ void lf_probe_next_slice(struct lf_probe *p)
 		return;
 	}
 	if (p->probing) {
-		p->on = p->probe_ns[1] < p->probe_ns[0];
+		p->on = p->probe_ns[0] * 100 >= p->probe_ns[1] * (100 - p->slack_pct) ||
+			p->probe_ns[1] < p->probe_ns[0];
 		p->slices_left = p->on ? p->run_on : p->run_off;
 	} else {
 		p->on = true;

@@ -1,8 +1,8 @@
 /*
  * test_probe.c: the choice between two ways of doing the same work
  * (src/core/probe.c): the probe keeps to the faster way, times the first
- * slice of neither, and probes again after a run, for as long as the run
- * asked for each way.
+ * slice of neither, probes again after a run, for as long as the run
+ * asked for each way, and keeps the help within its slack.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -98,12 +98,31 @@ static void test_first_slice_untimed(void **state)
 	assert_false(p.probing);
 }
 
+static void test_slack_keeps_help(void **state)
+{
+	(void)state;
+	struct lf_probe p;
+	lf_probe_init(&p, SLICE, PROBE, RUN_ON, RUN_OFF);
+	lf_probe_slack(&p, 30);
+	unsigned with, without;
+	/* Going without is faster, but by less than the slack: keep helping. */
+	run(&p, SLICE * (1 + PROBE) + 1, 20000, 16000, &with, &without);
+	assert_true(p.on);
+	assert_false(p.probing);
+	/* Faster by more than the slack: go without. */
+	lf_probe_init(&p, SLICE, PROBE, RUN_ON, RUN_OFF);
+	lf_probe_slack(&p, 30);
+	run(&p, SLICE * (1 + PROBE) + 1, 20000, 6000, &with, &without);
+	assert_false(p.on);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keeps_to_help_when_faster),
 		cmocka_unit_test(test_goes_without_when_slower),
 		cmocka_unit_test(test_first_slice_untimed),
+		cmocka_unit_test(test_slack_keeps_help),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
