@@ -22,6 +22,9 @@
 
 local lf = require "luafind"
 local _G = _G
+-- Under luafind-mpi (which preloads it), the walk is the job's, spread over
+-- its ranks; nil under luafind.
+local mpi = _G.package.loaded["luafind.mpi"]
 local error, getmetatable, ipairs, pcall, require, setmetatable, tonumber, tostring, type =
   error, getmetatable, ipairs, pcall, require, setmetatable, tonumber, tostring, type
 local io_open, stderr, stdout = io.open, io.stderr, io.stdout
@@ -381,8 +384,10 @@ function Script:print(text, note)
   end
 end
 
--- A summary line on standard error.
+-- A summary line on standard error (under luafind-mpi, rank 0's: the
+-- counters are summed first, s:reduce()).
 function Script:note(fmt, ...)
+  if mpi and mpi.rank ~= 0 then return end
   stdout:flush()
   stderr:write(self.name, ": ", format(fmt, ...), "\n")
 end
@@ -426,16 +431,30 @@ end
 -- the framework's rules: links never followed, --exclude'd names skipped
 -- (directories not entered), --xdev, --gitignore, errors reported (exit status 1)
 -- and not returned, progress shown.  order as in lf.walk (default "pre").
+--
+-- Under luafind-mpi the walk is the job's: each rank's script gets the
+-- entries its rank walks, whole directories at a time, and a second value
+-- on the post-order visit of a directory whose parent or part of whose
+-- contents are elsewhere (see Script:clean and du.lua for what to do with
+-- it, and luafind-mpi(1)); the fourth value returned is then the walk's
+-- object with its methods keep, up, hold and claim.
 function Script:walk(order)
-  local it, state, _, w = lf.walk(self:walk_options(order))
+  if mpi and not self.spec.mpi then
+    -- Each rank would see a part of the tree and report on it alone.
+    M.exit(2, format("%s: not written for luafind-mpi: its walk does not say how the ranks' parts "
+      .. "add up (script.new{mpi = true}, see luafind-scripts(7)); run it with luafind", self.name))
+  end
+  local it, state, _, w = (mpi and mpi.walk or lf.walk)(self:walk_options(order))
   local names, nodes = {}, {}
   self.dir_names, self.dir_nodes = nil, nil
-  if order == nil or order == "pre" or order == "both" then
+  -- Under luafind-mpi a rank's walk jumps from directory to directory:
+  -- s:ref is e.path.
+  if not mpi and (order == nil or order == "pre" or order == "both") then
     self.dir_names, self.dir_nodes = names, nodes
   end
   local function step()
     while true do
-      local e = it(state)
+      local e, how, tag = it(state)
       if not e then return nil end
       self:tick(e)
       if e.type == "d" and e.visit == "pre" then
@@ -448,7 +467,7 @@ function Script:walk(order)
       elseif self:excluded(e) then
         if e.visit == "pre" and e.type == "d" then e:prune() end
       elseif not self:foreign(e) then
-        return e
+        return e, how, tag
       end
     end
   end
@@ -635,8 +654,8 @@ function Script:clean(rules)
   local function note(e)
     return describe and not self.options["0"] and describe(e) or nil
   end
-  local it, state, ctl, w = lf.walk(self:walk_options("both"))
-  for e in it, state, ctl, w do
+  local it, state, ctl, w = (mpi and mpi.walk or lf.walk)(self:walk_options("both"))
+  for e, how, tag in it, state, ctl, w do
     self:tick(e)
     local d = e.depth
     local gone = false
@@ -655,11 +674,20 @@ function Script:clean(rules)
         -- inside a selected directory: everything goes
       elseif picked(select, e) then
         removing, removing_note = d, note(e)
+        if mpi then w:hold() end   -- all of it goes: walked here, to the end
       elseif empty and self.cutoff then
         old[d] = self:old_enough(e)
       end
+    elseif e.type == "d" and how == "partial" then
+      -- luafind-mpi: part of its contents are walked elsewhere.  What
+      -- stays here and its age wait for the rest (the joined visit).
+      w:keep(left[d + 1], old[d] and 1 or 0)
     elseif e.type == "d" then  -- post visit
-      if d == 0 or left[d + 1] > 0 then
+      local stays = left[d + 1]
+      if how ~= nil and how ~= "top" then
+        stays, old[d] = how, tag == 1   -- joined: with what stays elsewhere
+      end
+      if d == 0 or stays > 0 then
         gone = false
       elseif removing then
         gone = self:remove(e, d == removing, d == removing and removing_note or nil)
@@ -667,6 +695,11 @@ function Script:clean(rules)
         gone = self:remove(e, true, note(e))
       end
       if removing == d then removing = nil end
+      if how ~= nil and d > 0 then
+        -- luafind-mpi: its parent is elsewhere, and hears it this way.
+        w:up(gone == false and 1 or 0)
+        gone = nil
+      end
     elseif d > 0 and not self:excluded(e) then
       if removing then
         gone = self:remove(e, false)
@@ -676,6 +709,7 @@ function Script:clean(rules)
     end
     if gone == false then left[d] = (left[d] or 0) + 1 end
   end
+  self:reduce()
   local verb = self.options.apply and "removed" or "would remove"
   local failed = self:trouble()
   local hint = self.options.apply and "" or " (dry run: --apply removes them)"
@@ -692,13 +726,45 @@ function Script:bytes_text(n)
   return s
 end
 
+-- Under luafind-mpi, every rank: the counters (files, directories, bytes,
+-- selected, seen, errors) become the sums over the ranks and the status
+-- the worst, for the summary and s:finish.  Once, before the summary;
+-- nothing under luafind.
+function Script:reduce()
+  if not mpi or self.reduced then return end
+  self.reduced = true
+  local kinds = {"remove", "link", "read", "other"}
+  local v = {self.files, self.dirs, self.bytes, self.selected, self.seen}
+  for i, k in ipairs(kinds) do v[5 + i] = self.errors[k] or 0 end
+  local sum = mpi.sum(v)
+  self.files, self.dirs, self.bytes, self.selected, self.seen = sum[1], sum[2], sum[3], sum[4], sum[5]
+  for i, k in ipairs(kinds) do self.errors[k] = sum[5 + i] > 0 and sum[5 + i] or nil end
+  self.status = mpi.max(self.status)
+end
+
+-- The items of top (script.top) in order: under luafind-mpi on rank 0 those
+-- of every rank's top merged (each item {size =, ref =}: ref a path), an
+-- empty list on the others.
+function Script:merged(top, n, before)
+  local list = top:sorted()
+  if not mpi then return list end
+  local sizes, paths = {}, {}
+  for i, item in ipairs(list) do sizes[i], paths[i] = item.size, M.path(item.ref) end
+  sizes, paths = mpi.gather(sizes), mpi.gather(paths)
+  if not sizes then return {} end
+  local all = M.top(n, before)
+  for i = 1, #sizes do all:add{size = sizes[i], ref = paths[i]} end
+  return all:sorted()
+end
+
 -- End of the script: clear the progress line, print the counters if asked
--- (--stats), return the exit status.
+-- (--stats; under luafind-mpi summed, on rank 0), return the exit status.
 function Script:finish()
   self:clear_progress()
   stdout:flush()
   if self.options.stats then
-    local c = lf.stats()
+    local c = mpi and mpi.stats() or lf.stats()
+    if mpi and mpi.rank ~= 0 then return self.status end
     stderr:write(format("%s: stats: entries=%d opens=%d getdents=%d stats=%d stats_follow=%d unlinks=%d\n",
       self.name, c.entries, c.opens, c.getdents, c.stats, c.stats_follow, c.unlinks))
   end
@@ -750,6 +816,10 @@ end
 --   spec.options     the script's own options, as {"name", arg = "N",
 --                    kind = "count"|"age"|"list"|nil, default =, help =};
 --                    their values are in s.options.name (- becomes _)
+--   spec.mpi         true: the script's own s:walk loop adds up the parts
+--                    of the tree the ranks of luafind-mpi walk (s:reduce,
+--                    s:merged, the post-order values); without it
+--                    luafind-mpi refuses s:walk (s:clean needs nothing)
 --   spec.counted     what s.selected counts, for the progress line
 --                    (default "selected": the entries clean() selects; a
 --                    report adds to s.selected itself)
@@ -762,7 +832,7 @@ function M.new(spec)
   local name = path:match("([^/]*)$"):gsub("%.lua$", "")
   local self = setmetatable({
     spec = spec, name = name, path = path, description = M.describe(path, name),
-    options = {}, roots = {}, status = 0,
+    options = {}, roots = {}, status = 0, mpi = mpi,
     files = 0, dirs = 0, bytes = 0, seen = 0, selected = 0, errors = {},
     root_dev = {},
   }, Script)

@@ -204,8 +204,12 @@ static int traceback(lua_State *L)
 	return 1;
 }
 
-/* Push the directories bundled scripts are looked for in, first match wins. */
-static void push_script_dirs(lua_State *L)
+lua_State *lf_cli_lua(struct lf_ctx *ctx)
+{
+	return get_state(ctx);
+}
+
+void lf_cli_push_script_dirs(lua_State *L)
 {
 	lua_newtable(L);
 	int n = 0;
@@ -284,7 +288,7 @@ static int run_named_protected(lua_State *L)
 	}
 	lua_remove(L, -2); /* the module */
 	lua_pushstring(L, a->name ? "run" : "list");
-	push_script_dirs(L);
+	lf_cli_push_script_dirs(L);
 	lua_pushstring(L, a->name ? a->name : "");
 	lua_createtable(L, a->argc, 0);
 	for (int i = 0; i < a->argc; i++) {
@@ -371,6 +375,18 @@ int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv
 void lf_cli_lua_counters(struct lf_counters *c)
 {
 	memset(c, 0, sizeof(*c));
+}
+
+struct lua_State *lf_cli_lua(struct lf_ctx *ctx)
+{
+	(void)ctx;
+	errno = ENOSYS;
+	return NULL;
+}
+
+void lf_cli_push_script_dirs(struct lua_State *L)
+{
+	(void)L;
 }
 
 void lf_cli_close_lua(void)

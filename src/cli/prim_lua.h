@@ -47,6 +47,23 @@ int lf_cli_run_script(struct lf_ctx *ctx, const char *file, int argc, char **arg
  */
 int lf_cli_run_named(struct lf_ctx *ctx, const char *name, int argc, char **argv);
 
+struct lua_State;
+
+/**
+ * The CLI's Lua state (the one -lua and --script use), made on first use
+ * with the module and the scripts' progress line preloaded; NULL with
+ * errno set (ENOMEM, or ENOSYS in a build without Lua).  luafind-mpi runs
+ * its --run scripts in it.
+ */
+struct lua_State *lf_cli_lua(struct lf_ctx *ctx);
+
+/**
+ * Push a list of the directories --run looks for scripts in, in the order
+ * of lf_cli_run_named (a build without Lua: an empty list is not pushed,
+ * there is no state).
+ */
+void lf_cli_push_script_dirs(struct lua_State *L);
+
 /**
  * The counters of every walk made in the CLI's Lua state (--script, --run,
  * -lua's lf.walk), for --stats: luafind.core's stats(), entries included.

@@ -68,6 +68,7 @@ struct lfm_item {
 	struct lfm_ids id; /**< unused in a root's item: the walker opens it as luafind does */
 	uint32_t nanc;
 	struct lfm_anc *anc; /**< owned; -L only */
+	int32_t origin; /**< the rank whose walk found it (its parent's), -1 for a root */
 };
 
 /** A directory whose post-order visit waits for the deferred phases. */
@@ -76,7 +77,29 @@ struct lfm_deferred {
 	int depth;
 	uint32_t root;
 	struct lfm_ids id;
+	int32_t up_rank; /**< --run: where its parent's record is (-1: a root, none) */
+	int64_t acc;     /**< --run: what the script kept, plus what its children sent up */
+	int64_t tag;     /**< --run: the script's other kept value */
 };
+
+/** How a --run script is to take the post-order visit of a directory (script.c). */
+enum lfm_how {
+	LFM_PLAIN,   /**< complete, its parent in the same walk */
+	LFM_PARTIAL, /**< part of its subtree was walked elsewhere: the script keeps what it has */
+	LFM_TOP,     /**< complete, its parent elsewhere: the script sends its result up */
+	LFM_JOINED,  /**< deferred: what it kept and what its children sent up, its parent elsewhere */
+};
+
+/** Where what a --run script says of a directory goes (join.c). */
+struct lfm_target {
+	int rank; /**< -1: nowhere (a root's parent) */
+	uint32_t root;
+	int depth; /**< the parent's depth */
+	const char *path; /**< the directory's own path: its parent's is derived */
+	size_t pathlen;
+};
+
+struct lfm_script;
 
 /** A root opened once by a rank, its identity checked (open.c). */
 struct lfm_root {
@@ -175,6 +198,11 @@ struct lfm {
 	uint64_t idle_us;  /**< time spent without an item, waiting for one */
 	uint64_t requests; /**< requests for work sent */
 	uint64_t fault_after; /**< LUAFIND_MPI_FAULT=RANK:N: this rank dies after N entries */
+
+	/* --run (script.c, join.c): the script's walk, NULL for a find expression. */
+	struct lfm_script *script;
+	void *walk_cur; /**< the walk in progress (walk.c's state), for lfm_hold/lfm_hold_dir */
+	struct lfm_join *join; /**< what the script sent up, to go to other ranks (join.c) */
 	bool failed;          /**< an MPI call failed, or the run must stop: no deferred phase */
 };
 
@@ -243,10 +271,60 @@ void lfm_dir_close(struct lfm_dir *d);
 /** Close the roots and directories lfm_dir_open() kept open (at the end of the run). */
 void lfm_roots_close(struct lfm *m);
 
+/* main.c: the run, in the parts a --run script's walk takes too. */
+/** The output and the run of @cmd; @return 0, or 1 (reported) */
+int lfm_run_open(struct lfm *m, struct lf_cmdline *cmd, struct lf_out *out, struct lf_run *r);
+/**
+ * Queue the roots (rank 0), walk, and the deferred phases; with @ok 0 (a
+ * failure before), only the collective calls.  @return 1 if the walk ran
+ */
+int lfm_run_walk(struct lfm *m, int ok);
+/** Forward the rest of the output and end the run.  @return the run's status */
+int lfm_run_close(struct lfm *m, int ok, struct lf_out *out);
+
 /* walk.c */
 /** Walk one item, evaluating the expression. */
 void lfm_walk_item(struct lfm *m, struct lfm_item *it);
 /** The deferred post-order visits, deepest first, a barrier between depths. */
 void lfm_deferred_run(struct lfm *m);
+/**
+ * --run: the directory whose pre-order visit the script has (the walk's
+ * deepest frame) is walked here to the end: no directory below it goes
+ * to another rank (a directory the script selected for removal with
+ * everything in it).
+ */
+void lfm_hold(struct lfm *m);
+/**
+ * --run: the post-order visit of the directory holding the current entry
+ * waits for the deferred phase (LFM_PARTIAL now, LFM_JOINED then), so that
+ * what is decided after the walk (a hard link's claim) can reach it.
+ * @return 0, or -1 if there is no such directory in this walk (a root)
+ */
+int lfm_hold_dir(struct lfm *m, const struct lf_entry *e, struct lfm_target *t);
+
+/* script.c (--run) */
+/** Run script @name with @argc/@argv as luafind --run does, on every rank.  @return the status */
+int lfm_script_main(struct lfm *m, struct lf_ctx *ctx, const char *name, int argc, char **argv);
+/**
+ * Hand entry @e of @w to the script: @how says what its post-order visit is
+ * (@joined and @tag: the values of LFM_JOINED); @t where what it sends up goes.
+ */
+void lfm_script_entry(struct lfm *m, struct lf_walk *w, struct lf_entry *e, enum lfm_how how,
+		      const struct lfm_deferred *joined, const struct lfm_target *t);
+/** Before lf_walk_close(@w): its entries held by the script turn stale. */
+void lfm_script_walk_done(struct lfm *m, struct lf_walk *w);
+
+/* join.c (--run): what the script says of directories, carried to their parents' ranks. */
+/** Queue @value for the record of @t's parent on rank @t->rank. @return 0, or -1 (ENOMEM) */
+int lfm_join_up(struct lfm *m, const struct lfm_target *t, int64_t value);
+/** Queue a claim of @key with @value by the directory above @t (a hard link's). @return 0, or -1 */
+int lfm_join_claim(struct lfm *m, const struct lfm_target *t, const char *key, size_t keylen, int64_t value);
+/** After the walk, on every rank: each claim's key goes to the directory that wins it. @return 0, or -1 */
+int lfm_join_claims(struct lfm *m);
+/** Every rank: exchange what was queued and add it to the records here (collective). @return 0, or -1 */
+int lfm_join_exchange(struct lfm *m);
+void lfm_join_free(struct lfm *m);
+/** The order of the deferred records: deepest first, then by root and path (qsort, bsearch). */
+int lfm_deferred_cmp(const void *a, const void *b);
 
 #endif

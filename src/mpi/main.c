@@ -31,6 +31,7 @@
 #include "color.h"
 #include "diag.h"
 #include "expr.h"
+#include "prim_lua.h"
 #include "sink.h"
 #include "stats.h"
 
@@ -45,17 +46,21 @@
 static void usage(const char *progname)
 {
 	printf("Usage: mpirun -np N %s [--stats] [-H] [-L] [-P] [-jN] [PATH...] [EXPRESSION]\n"
+	       "       mpirun -np N %s --run SCRIPT [OPTIONS] [PATH...] | --list-scripts\n"
 	       "\n"
 	       "Walk each PATH (default: .) with N ranks sharing its directories, and evaluate\n"
 	       "EXPRESSION for every file, as luafind(1) and find(1) do.  Output arrives whole\n"
 	       "at rank 0, in no particular order.  -ok, -okdir, -quit and -limit are refused.\n"
 	       "\n"
 	       "  --stats    print the walks' syscall counters on stderr: the sums and each rank's\n"
+	       "  --run SCRIPT  run a cleanup script with its walk spread over the ranks (dry run\n"
+	       "             unless --apply): old-files, empty-dirs, editor-junk, broken-links,\n"
+	       "             big-files, du and the scripts written as they are\n"
 	       "  --help     show this help\n"
 	       "  --version  show the version\n"
 	       "\n"
 	       "See luafind-mpi(1).\n",
-	       progname);
+	       progname, progname);
 }
 
 /* The first primary of @x that needs one global order or a terminal, or NULL. */
@@ -244,12 +249,10 @@ static int parse(struct lfm *m, struct lf_ctx *ctx, int argc, char **argv, struc
 	return 0;
 }
 
-/* The walk and what follows it.  @return the rank's status. */
-static int run(struct lfm *m, struct lf_cmdline *cmd)
+int lfm_run_open(struct lfm *m, struct lf_cmdline *cmd, struct lf_out *out, struct lf_run *r)
 {
 	struct lf_ctx *ctx = cmd->ctx;
-	struct lf_out out;
-	if ((m->rank == 0 ? lf_out_init(&out, STDOUT_FILENO) : lf_out_init_mem(&out)) != 0) {
+	if ((m->rank == 0 ? lf_out_init(out, STDOUT_FILENO) : lf_out_init_mem(out)) != 0) {
 		lf_diag(ctx, "%s", strerror(errno));
 		return 1;
 	}
@@ -258,30 +261,96 @@ static int run(struct lfm *m, struct lf_cmdline *cmd)
 	 * output is, and the others' output is not theirs to show: names go
 	 * as they are, and in colors only under -color.
 	 */
-	out.tty = false;
+	out->tty = false;
 	if (cmd->color == LF_COLOR_AUTO) {
 		cmd->color = LF_COLOR_NEVER;
 	}
-	m->out = &out;
+	m->out = out;
 	size_t nfiles = lf_sink_files(ctx, NULL, 0, m->rank != 0);
 	m->files = nfiles && nfiles != (size_t)-1 ? calloc(nfiles, sizeof(*m->files)) : NULL;
 	if (nfiles == (size_t)-1 || (nfiles && !m->files)) {
 		lf_diag(ctx, "%s", strerror(ENOMEM));
-		lf_out_close(&out);
+		lf_out_close(out);
 		return 1;
 	}
 	m->nfiles = lf_sink_files(ctx, m->files, nfiles, false);
-	struct lf_run r;
-	if (lf_run_init(&r, cmd, &out) != 0) {
+	if (lf_run_init(r, cmd, out) != 0) {
 		lf_diag(ctx, "%s", strerror(errno));
-		lf_out_close(&out);
+		lf_out_close(out);
 		free(m->files);
 		return 1;
 	}
-	m->run = &r;
-	walk_options(m);
+	m->run = r;
+	return 0;
+}
 
-	/* 1. The roots: rank 0's, checked by rank 0. */
+int lfm_run_walk(struct lfm *m, int ok)
+{
+	struct lf_cmdline *cmd = m->cmd;
+	struct lf_run *r = m->run;
+	walk_options(m);
+	/* %H and %P: the walkers' roots are the items, not these. */
+	r->ev.roots = (const char *const *)cmd->roots;
+	if (m->rank == 0 && ok && lf_run_begin(r, cmd->roots, cmd->nroots) != 0) {
+		ok = 0;
+	}
+	for (size_t i = 0; m->rank == 0 && ok && i < cmd->nroots; i++) {
+		struct lfm_item it = {.path = strdup(cmd->roots[i]), .root = (uint32_t)i, .is_root = true, .origin = -1};
+		it.pathlen = it.path ? strlen(it.path) : 0;
+		if (!it.path || lfm_push(m, &it) != 0) {
+			lf_diag(cmd->ctx, "%s", strerror(ENOMEM));
+			free(it.path);
+			ok = 0;
+		}
+	}
+	if (MPI_Bcast(&ok, 1, MPI_INT, 0, m->comm) != MPI_SUCCESS) {
+		ok = 0;
+	}
+
+	/* The walk. */
+	if (ok) {
+		lfm_work_run(m);
+	}
+
+	/* The deferred directories, once every rank says it did not fail. */
+	int good = ok && !m->failed && !lf_run_must_stop(r), all = 0;
+	if (MPI_Allreduce(&good, &all, 1, MPI_INT, MPI_MIN, m->comm) != MPI_SUCCESS) {
+		lfm_mpi_error(m, "MPI_Allreduce", MPI_ERR_OTHER);
+		all = 0;
+	}
+	if (all) {
+		lfm_deferred_run(m);
+	} else if (ok && m->rank == 0 && !lf_run_must_stop(r)) {
+		lf_diag(cmd->ctx, "a rank failed: %zu directories left undeleted and unvisited", m->ndef);
+	}
+	return ok;
+}
+
+int lfm_run_close(struct lfm *m, int ok, struct lf_out *out)
+{
+	lfm_forward_end(m);
+	int status = lf_run_finish(m->run);
+	if (!ok || m->failed) {
+		status = 1;
+	}
+	lf_run_free(m->run);
+	m->run = NULL;
+	lf_out_close(out);
+	free(m->files);
+	m->files = NULL;
+	return status;
+}
+
+/* The walk and what follows it.  @return the rank's status. */
+static int run(struct lfm *m, struct lf_cmdline *cmd)
+{
+	struct lf_out out;
+	struct lf_run r;
+	if (lfm_run_open(m, cmd, &out, &r) != 0) {
+		return 1;
+	}
+
+	/* The roots: rank 0's, checked by rank 0. */
 	struct names ns = {0};
 	int ok = 1;
 	if (cmd->files0_from) {
@@ -299,55 +368,30 @@ static int run(struct lfm *m, struct lf_cmdline *cmd)
 			cmd->nroots = cmd->roots ? ns.n : 0;
 		}
 	}
-	/* %H and %P: the walkers' roots are the items, not these. */
-	r.ev.roots = (const char *const *)cmd->roots;
-	if (m->rank == 0 && ok && lf_run_begin(&r, cmd->roots, cmd->nroots) != 0) {
-		ok = 0;
-	}
-	for (size_t i = 0; m->rank == 0 && ok && i < cmd->nroots; i++) {
-		struct lfm_item it = {.path = strdup(cmd->roots[i]), .root = (uint32_t)i, .is_root = true};
-		it.pathlen = it.path ? strlen(it.path) : 0;
-		if (!it.path || lfm_push(m, &it) != 0) {
-			lf_diag(ctx, "%s", strerror(ENOMEM));
-			free(it.path);
-			ok = 0;
-		}
-	}
-	if (MPI_Bcast(&ok, 1, MPI_INT, 0, m->comm) != MPI_SUCCESS) {
-		ok = 0;
-	}
-
-	/* 2. The walk. */
-	if (ok) {
-		lfm_work_run(m);
-	}
-
-	/* 3. The deferred directories, once every rank says it did not fail. */
-	int good = ok && !m->failed && !lf_run_must_stop(&r), all = 0;
-	if (MPI_Allreduce(&good, &all, 1, MPI_INT, MPI_MIN, m->comm) != MPI_SUCCESS) {
-		lfm_mpi_error(m, "MPI_Allreduce", MPI_ERR_OTHER);
-		all = 0;
-	}
-	if (all) {
-		lfm_deferred_run(m);
-	} else if (ok && m->rank == 0 && !lf_run_must_stop(&r)) {
-		lf_diag(ctx, "a rank failed: %zu directories left undeleted and unvisited", m->ndef);
-	}
-
-	/* 4. The rest of the output to rank 0, then the end of the run. */
-	lfm_forward_end(m);
-	int status = lf_run_finish(&r);
-	if (!ok || m->failed) {
-		status = 1;
-	}
-	lf_run_free(&r);
-	lf_out_close(&out);
-	free(m->files);
+	ok = lfm_run_walk(m, ok);
+	int status = lfm_run_close(m, ok, &out);
 	for (size_t i = 0; i < ns.n; i++) {
 		free(ns.v[i]);
 	}
 	free(ns.v);
 	return status;
+}
+
+/* Free what the run kept and leave MPI. */
+static void finish(struct lfm *m, struct lf_ctx *ctx)
+{
+	for (size_t k = 0; k < m->ndef; k++) {
+		free(m->def[k].path);
+	}
+	free(m->def);
+	free(m->pend);
+	lfm_roots_close(m);
+	lfm_work_free(m);
+	lf_ctx_free(ctx);
+	fflush(stdout);
+	MPI_Comm_free(&m->comm);
+	MPI_Comm_free(&m->outc);
+	MPI_Finalize();
 }
 
 int main(int argc, char **argv)
@@ -392,7 +436,7 @@ int main(int argc, char **argv)
 	}
 
 	struct lf_ctx *ctx = lf_ctx_new();
-	if (!ctx || lfm_work_init(&m) != 0) {
+	if (!ctx || lfm_work_init(&m) != 0 || lf_prims_lua_add(ctx) != 0) { /* -lua: each rank its own state */
 		fprintf(stderr, "luafind-mpi: %s\n", strerror(ENOMEM));
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
@@ -416,24 +460,34 @@ int main(int argc, char **argv)
 			lfm_work_free(&m);
 			MPI_Finalize();
 			return 0;
-		} else if (strcmp(argv[i], "--run") == 0 || strcmp(argv[i], "--script") == 0 ||
-			   strcmp(argv[i], "--list-scripts") == 0) {
-			/*
-			 * Scripts keep the state of a whole walk in one Lua state
-			 * (du's subtree sums, duplicates' groups, --top's ranking):
-			 * split over ranks, each would see a part and no step
-			 * merges them.  Said plainly rather than as an unknown
-			 * expression.
-			 */
-			if (m.rank == 0) {
-				fprintf(stderr,
-					"%s: %s is not available in luafind-mpi: a script keeps the state of the whole walk "
-					"in one Lua state, which the ranks cannot share (see luafind-mpi(1))\n",
-					m.progname, argv[i]);
+		} else if (strcmp(argv[i], "--run") == 0 || strcmp(argv[i], "--list-scripts") == 0) {
+			/* A cleanup script on every rank, its walk the job's (script.c). */
+			bool list = argv[i][2] == 'l';
+			int status;
+			if (!list && i + 1 >= argc) {
+				if (m.rank == 0) {
+					fprintf(stderr, "%s: --run needs a script name (see luafind --list-scripts) or a file\n",
+						m.progname);
+				}
+				status = 2;
+			} else {
+				status = lfm_script_main(&m, ctx, list ? NULL : argv[i + 1], list ? 0 : argc - i - 2,
+							 list ? NULL : argv + i + 2);
 			}
-			lf_ctx_free(ctx);
-			lfm_work_free(&m);
-			MPI_Finalize();
+			int worst = status;
+			if (MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, m.comm) != MPI_SUCCESS) {
+				worst = 1;
+			}
+			lf_cli_close_lua();
+			finish(&m, ctx);
+			return worst;
+		} else if (strcmp(argv[i], "--script") == 0) {
+			if (m.rank == 0) {
+				fprintf(stderr, "%s: --script is not available in luafind-mpi: run the file with --run FILE "
+						"(a path with a slash), on the cleanup scripts' framework (see luafind-mpi(1))\n",
+					m.progname);
+			}
+			finish(&m, ctx);
 			return 1;
 		} else {
 			break;
@@ -457,17 +511,7 @@ int main(int argc, char **argv)
 	if (parsed) {
 		lf_cmdline_free(&cmd);
 	}
-	for (size_t k = 0; k < m.ndef; k++) {
-		free(m.def[k].path);
-	}
-	free(m.def);
-	free(m.pend);
-	lfm_roots_close(&m);
-	lfm_work_free(&m);
-	lf_ctx_free(ctx);
-	fflush(stdout);
-	MPI_Comm_free(&m.comm);
-	MPI_Comm_free(&m.outc);
-	MPI_Finalize();
+	lf_cli_close_lua();
+	finish(&m, ctx);
 	return worst;
 }

@@ -68,6 +68,7 @@ struct frame {
 	int depth; /* the walker's */
 	bool defer; /* a directory below went to another rank */
 	bool skip_post; /* itself went to another rank, or is a loop */
+	bool hold; /* --run: nothing below goes to another rank (lfm_hold) */
 	uint64_t dev, ino; /* -L */
 	size_t pathlen;
 };
@@ -80,6 +81,7 @@ struct walk_state {
 	size_t nfr, capfr;
 	struct lfm_dir dir; /* D, opened by open.c (not for a root's item) */
 	struct lfm_ids root_id; /* for the items made here */
+	unsigned holds; /* frames with hold set */
 };
 
 /* What the fix-ups changed, to be put back. */
@@ -142,7 +144,7 @@ static void fault(struct lfm *m)
 	}
 }
 
-/* Evaluate an entry already fixed up, if deep enough. */
+/* Evaluate an entry already fixed up, if deep enough (--run: hand it to the script). */
 static void eval(struct walk_state *s, struct lf_entry *e)
 {
 	struct lfm *m = s->m;
@@ -150,8 +152,33 @@ static void eval(struct walk_state *s, struct lf_entry *e)
 		return;
 	}
 	m->entries++;
-	lf_run_entry(m->run, s->w, e);
+	if (m->script) {
+		lfm_script_entry(m, s->w, e, LFM_PLAIN, NULL, NULL);
+	} else {
+		lf_run_entry(m->run, s->w, e);
+	}
 	fault(m);
+}
+
+/* --run: a post-order visit that is not LFM_PLAIN. */
+static void eval_post(struct walk_state *s, struct lf_entry *e, enum lfm_how how, const struct lfm_deferred *d,
+		      int up_rank)
+{
+	struct lfm *m = s->m;
+	struct lfm_target t = {up_rank, (uint32_t)e->root, e->depth - 1, e->path, e->pathlen};
+	if (how != LFM_PARTIAL) {
+		m->entries++; /* a deferred directory's post-order visit counts once, when joined */
+	}
+	lfm_script_entry(m, s->w, e, how, d, &t);
+	fault(m);
+}
+
+/* Drop the deepest frame. */
+static void pop(struct walk_state *s)
+{
+	if (s->fr[--s->nfr].hold) {
+		s->holds--;
+	}
 }
 
 static int push_frame(struct walk_state *s, const struct frame *f)
@@ -169,7 +196,7 @@ static int push_frame(struct walk_state *s, const struct frame *f)
 	return 0;
 }
 
-static int defer(struct lfm *m, const struct lf_entry *e, const struct lfm_ids *id)
+static int defer(struct lfm *m, const struct lf_entry *e, const struct lfm_ids *id, int up_rank)
 {
 	if (m->ndef == m->capdef) {
 		size_t cap = m->capdef ? 2 * m->capdef : 64;
@@ -184,7 +211,7 @@ static int defer(struct lfm *m, const struct lf_entry *e, const struct lfm_ids *
 	if (!path) {
 		return -1;
 	}
-	m->def[m->ndef++] = (struct lfm_deferred){path, e->depth, (uint32_t)e->root, *id};
+	m->def[m->ndef++] = (struct lfm_deferred){path, e->depth, (uint32_t)e->root, *id, up_rank, 0, 0};
 	return 0;
 }
 
@@ -221,7 +248,7 @@ static int entry_id(const struct walk_state *s, struct lf_entry *e, struct lfm_i
 	return lfm_id_at(e->at_fd, e->at_name, s->m->logical, &id->dev, &id->ino);
 }
 
-/* Make directory @e (the top frame) an item for whoever is hungry. */
+/* Make directory @e (the top frame) an item for whoever is hungry.  @return 1 if it went, 0 if not, -1 */
 static int share(struct walk_state *s, struct lf_entry *e)
 {
 	struct lfm *m = s->m;
@@ -235,6 +262,7 @@ static int share(struct walk_state *s, struct lf_entry *e)
 	it.pathlen = e->pathlen;
 	it.depth = e->depth;
 	it.root = (uint32_t)e->root;
+	it.origin = m->rank;
 	if (m->logical) {
 		/* Its ancestors: D's, then D and those below it, not itself. */
 		it.nanc = s->it->nanc + (uint32_t)(s->nfr - 1);
@@ -266,14 +294,14 @@ static int share(struct walk_state *s, struct lf_entry *e)
 	if (m->qlen >= m->stock) {
 		m->restock = false; /* until a thief takes some: no item walked for nothing */
 	}
-	return 0;
+	return 1;
 }
 
 /* A pre-order visit of a directory (walker depth @k), fixed up. */
 static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 {
 	struct lfm *m = s->m;
-	struct frame f = {k, false, false, 0, 0, e->pathlen};
+	struct frame f = {.depth = k, .pathlen = e->pathlen};
 	if (m->logical) {
 		long loop = k > 0 ? inherited_loop(s, e) : -1;
 		if (loop >= 0) {
@@ -308,9 +336,6 @@ static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 		lfm_mpi_error(m, "malloc", MPI_ERR_NO_MEM);
 		return;
 	}
-	if (m->eval_pre && (k > 0 || s->it->is_root)) {
-		eval(s, e);
-	}
 	/*
 	 * Shared: for a rank that asked (at any depth), and the item's own
 	 * subdirectories while the queue is short since a thief took some of
@@ -318,26 +343,67 @@ static void visit_dir(struct walk_state *s, struct lf_entry *e, int k)
 	 * front of it (and a rank nobody steals from walks on in one walker).
 	 */
 	bool wanted = m->hungry || m->eager || (k == 1 && m->restock && m->qlen < m->stock);
-	if (k > 0 && wanted && e->pathlen < LFM_SHIP_PATH_MAX && lf_walk_will_read(s->w) &&
-	    !lf_run_must_stop(m->run)) {
+	bool shareable = k > 0 && wanted && !s->holds && e->pathlen < LFM_SHIP_PATH_MAX;
+	if (m->script) {
+		/*
+		 * A script's directory is all the walking rank's, its pre-order
+		 * visit too: shared before the script sees it (what it prunes
+		 * there, the rank that walks it prunes), so that one script
+		 * state sees the directory's visits and its contents together.
+		 */
+		if (shareable && lf_walk_will_read(s->w) && share(s, e) > 0) {
+			return;
+		}
+		if (m->eval_pre) {
+			eval(s, e);
+		}
+		return;
+	}
+	if (m->eval_pre && (k > 0 || s->it->is_root)) {
+		eval(s, e);
+	}
+	if (shareable && lf_walk_will_read(s->w) && !lf_run_must_stop(m->run)) {
 		share(s, e);
 	}
+}
+
+void lfm_hold(struct lfm *m)
+{
+	struct walk_state *s = m->walk_cur;
+	if (s && s->nfr && !s->fr[s->nfr - 1].hold) {
+		s->fr[s->nfr - 1].hold = true;
+		s->holds++;
+	}
+}
+
+int lfm_hold_dir(struct lfm *m, const struct lf_entry *e, struct lfm_target *t)
+{
+	struct walk_state *s = m->walk_cur;
+	if (!s || !s->nfr || !m->post || e->visit != LF_VISIT_PRE || e->type == LF_DIR) {
+		return -1;
+	}
+	s->fr[s->nfr - 1].defer = true;
+	*t = (struct lfm_target){m->rank, (uint32_t)e->root, e->depth - 1, e->path, e->pathlen};
+	return 0;
 }
 
 /* A post-order visit (walker depth @k), fixed up. */
 static void visit_post(struct walk_state *s, struct lf_entry *e, int k)
 {
 	while (s->nfr && s->fr[s->nfr - 1].depth > k) {
-		s->nfr--;
+		pop(s);
 	}
 	if (!s->nfr || s->fr[s->nfr - 1].depth != k) {
 		eval(s, e); /* not seen before (a root above -mindepth...) */
 		return;
 	}
-	struct frame f = s->fr[--s->nfr];
+	struct frame f = s->fr[s->nfr - 1];
+	pop(s);
 	if (f.skip_post) {
 		return;
 	}
+	/* Where its parent is: in this walk, the rank that shared it, or none (a root). */
+	int up_rank = k > 0 ? s->m->rank : s->it->is_root ? -1 : s->it->origin;
 	if (f.defer) {
 		if (s->nfr) {
 			s->fr[s->nfr - 1].defer = true;
@@ -357,9 +423,15 @@ static void visit_post(struct walk_state *s, struct lf_entry *e, int k)
 			report(s->m, e->path, e->depth, errno);
 			return;
 		}
-		if (defer(s->m, e, &id) != 0) {
+		if (defer(s->m, e, &id, up_rank) != 0) {
 			lfm_mpi_error(s->m, "malloc", MPI_ERR_NO_MEM);
+		} else if (s->m->script) {
+			eval_post(s, e, LFM_PARTIAL, &s->m->def[s->m->ndef - 1], -1);
 		}
+		return;
+	}
+	if (s->m->script && k == 0 && !s->it->is_root) {
+		eval_post(s, e, LFM_TOP, NULL, up_rank);
 		return;
 	}
 	eval(s, e);
@@ -433,6 +505,7 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 	if (!s.w) {
 		return;
 	}
+	m->walk_cur = &s;
 	struct lf_entry *e;
 	int n;
 	while ((n = lf_walk_next(s.w, &e)) > 0) {
@@ -443,7 +516,7 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 			visit_post(&s, e, k);
 		} else {
 			while (s.nfr && s.fr[s.nfr - 1].depth >= k) {
-				s.nfr--;
+				pop(&s);
 			}
 			if (e->visit == LF_VISIT_ERROR) {
 				eval(&s, e);
@@ -469,6 +542,10 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 		lf_diag_kind(m->cmd->ctx, LF_ERROR_RUNTIME, "%s", strerror(errno));
 		m->run->ev.status = 1;
 	}
+	m->walk_cur = NULL;
+	if (m->script) {
+		lfm_script_walk_done(m, s.w);
+	}
 	lf_counters_add(&m->total, lf_walk_counters(s.w));
 	lf_walk_close(s.w);
 	lfm_dir_keep(m, it->root, &s.dir); /* the items it shared are below it */
@@ -478,12 +555,6 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 }
 
 /* ---- the deferred phases ------------------------------------------------- */
-
-static int by_depth_desc(const void *a, const void *b)
-{
-	const struct lfm_deferred *x = a, *y = b;
-	return (x->depth < y->depth) - (x->depth > y->depth);
-}
 
 /* The post-order visit of deferred directory @d: a walk of it alone. */
 static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
@@ -504,8 +575,15 @@ static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
 	while (lf_walk_next(s.w, &e) > 0) {
 		struct saved sv;
 		fix(&s, e, &sv);
-		eval(&s, e);
+		if (m->script && e->visit == LF_VISIT_POST) {
+			eval_post(&s, e, LFM_JOINED, d, d->up_rank);
+		} else {
+			eval(&s, e);
+		}
 		unfix(e, &sv);
+	}
+	if (m->script) {
+		lfm_script_walk_done(m, s.w);
 	}
 	lf_counters_add(&m->total, lf_walk_counters(s.w));
 	lf_walk_close(s.w);
@@ -550,10 +628,17 @@ void lfm_deferred_run(struct lfm *m)
 		return;
 	}
 	if (m->ndef) {
-		qsort(m->def, m->ndef, sizeof(*m->def), by_depth_desc); /* m->def may be NULL */
+		qsort(m->def, m->ndef, sizeof(*m->def), lfm_deferred_cmp); /* m->def may be NULL */
+	}
+	/* --run: the claims settled, then before each depth what the one below sent up. */
+	if (m->script && lfm_join_claims(m) != 0) {
+		return;
 	}
 	size_t i = 0;
 	for (int d = deepest; d >= 0 && !m->failed; d--) {
+		if (m->script && lfm_join_exchange(m) != 0) {
+			break;
+		}
 		for (; i < m->ndef && m->def[i].depth == d; i++) {
 			if (!lf_run_must_stop(m->run)) {
 				run_deferred(m, &m->def[i]);

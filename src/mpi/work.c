@@ -161,6 +161,7 @@ static char *pack(struct lfm *m, size_t from, size_t n, size_t *len)
 		put(&b, &it->nanc, sizeof(it->nanc));
 		put(&b, &is_root, sizeof(is_root));
 		put(&b, &it->id, sizeof(it->id));
+		put(&b, &it->origin, sizeof(it->origin));
 		put(&b, it->path, it->pathlen);
 		put(&b, it->anc, it->nanc * sizeof(*it->anc));
 	}
@@ -204,7 +205,7 @@ static int unpack(struct lfm *m, const char *data, size_t len)
 		if (!take(&p, end, &pathlen, sizeof(pathlen)) || !take(&p, end, &depth, sizeof(depth)) ||
 		    !take(&p, end, &it.root, sizeof(it.root)) || !take(&p, end, &it.nanc, sizeof(it.nanc)) ||
 		    !take(&p, end, &is_root, sizeof(is_root)) || !take(&p, end, &it.id, sizeof(it.id)) ||
-		    (size_t)(end - p) < pathlen) {
+		    !take(&p, end, &it.origin, sizeof(it.origin)) || (size_t)(end - p) < pathlen) {
 			return -1;
 		}
 		it.pathlen = pathlen;

@@ -12,6 +12,11 @@
 #            chain and a wide tree go; / is refused
 #   kill     a rank killed mid-walk (LUAFIND_MPI_FAULT): the job fails with a
 #            message, and the tree's top directory is still there
+#   scripts  --run: the cleanup scripts (old-files, empty-dirs, editor-junk,
+#            broken-links, big-files, du) with 1 to 4 ranks, every directory
+#            shared or not: sorted output (du's and big-files' ranked lists
+#            as they are), the summary, the exit status and, with --apply,
+#            the paths that survive, equal to luafind's
 #   race     a shared directory replaced with a link to outside the tree
 #            while the rank that will walk it waits (LUAFIND_MPI_TEST_DELAY_MS):
 #            -delete reports it and leaves the outside alone
@@ -216,13 +221,117 @@ group_race() {
 	head -3 mpi.err
 }
 
+# The scripts' tree: mktree's, with editor junk, broken links, old files,
+# nested empty directories, a hard link across directories (du counts it
+# once), an excluded name and an empty directory holding only an old one.
+mktree_s() { # DIR
+	mktree_t "$1" || return 1
+	mkdir -p "$1/e1/e2/e3" "$1/e1/e4" "$1/keep/e5" "$1/old/o1/o2" "$1/deep/a/b/c/d/e/f/g" &&
+		touch "$1/deep/a/x~" "$1/.y.swp" "$1/e1/e4/.#lock" "$1/keep/.DS_Store" "$1/deep/a/b/c/#auto#" &&
+		ln -s gone "$1/e1/dangling" && ln "$1/deep/old" "$1/hardlink" &&
+		head -c 9000 /dev/zero >"$1/deep/a/data" && ln "$1/deep/a/data" "$1/deep/a/data2" &&
+		{ [ -z "${cross_links:-}" ] || ln "$1/deep/a/data" "$1/keep/data"; } &&
+		touch -d '2019-06-01' "$1/old/o1/o2" "$1/old/o1" "$1/old/f" "$1/old" &&
+		mkdir "$1/keep/node_modules" && touch "$1/keep/node_modules/m"
+}
+
+# One script run both ways on copies of the tree (NP ranks, EAGER), what they
+# print and leave compared; RANKED: true, the output's order counts; roots,
+# only du's lines of the PATHs t/deep and t/keep are compared; false, sorted.
+script_case() { # NP EAGER RANKED SCRIPT ARGS...
+	np=$1 eager=$2 ranked=$3
+	shift 3
+	rm -rf a b
+	# Made twice, not copied: cp fills the holes of mktree's sparse files.
+	mkdir a b && mktree_s a/t && mktree_s b/t || { fail "scripts: tree"; return; }
+	(cd a && "$lf" --run "$@" >../ref.out 2>../ref.err)
+	rs=$?
+	(cd b && LUAFIND_MPI_EAGER=$eager run_mpi "$np" --run "$@" >../mpi.out 2>../mpi.err)
+	ms=$?
+	for f in ref mpi; do
+		case $ranked in
+		true) cp $f.out $f.sorted ;;
+		roots) grep -P '\tt/(deep|keep)$' $f.out >$f.sorted ;; # a PATH's total, not where a link counts
+		*) tr '\0' '\n' <$f.out | sort >$f.sorted ;;
+		esac
+		# The counters but the entries differ: ranks open the directories they were given.
+		sed 's/^luafind-mpi: rank [0-9]*: /luafind: /; s/\(: stats: entries=[0-9]*\) .*/\1/' $f.err |
+			grep -v '^---\|^mpirun\|^Primary\|^  \|^a non-zero\|^the job\|^$' | sort >$f.esorted
+	done
+	(cd a && find . | sort) >ref.left
+	(cd b && find . | sort) >mpi.left
+	if [ "$rs" != "$ms" ] || ! cmp -s ref.sorted mpi.sorted || ! cmp -s ref.esorted mpi.esorted ||
+		! cmp -s ref.left mpi.left; then
+		fail "scripts np=$np eager=$eager: --run $* (status $rs vs $ms)"
+		diff ref.sorted mpi.sorted | head -5
+		diff ref.esorted mpi.esorted | head -5
+		diff ref.left mpi.left | head -5
+	fi
+	scripts_run=$((scripts_run + 1))
+}
+
+group_scripts() {
+	scripts_run=0
+	for np in 1 2 3 4; do
+		e=$((np % 2))
+		script_case $np $e false old-files t
+		script_case $np $((1 - e)) false old-files --apply --exclude 'f' t
+		script_case $np $e false empty-dirs t
+		script_case $np $((1 - e)) false empty-dirs --apply t
+		script_case $np $e false empty-dirs --apply --older-than 365d t
+		script_case $np 1 false empty-dirs --exclude e3 t
+		script_case $np $e false editor-junk --apply t
+		script_case $np $((1 - e)) false editor-junk -0 t/deep t/keep
+		script_case $np $e false broken-links t
+		script_case $np $((1 - e)) false broken-links --apply t
+		script_case $np $e true big-files --top 10 t
+		script_case $np $((1 - e)) true big-files --top 0 --bytes t
+		script_case $np $e true du --top 0 t
+		script_case $np $((1 - e)) true du --apparent-size --bytes --top 0 t t/deep
+		script_case $np 1 true du --top 5 --exclude 'b*' t
+	done
+	script_case 3 1 true du --stats --top 3 t
+	# A file linked from two directories: counted once, in either (luafind-mpi: by path).
+	cross_links=1
+	script_case 3 1 roots du --top 0 t/deep t/keep
+	script_case 4 0 roots du --top 0 --apparent-size t/keep t/deep
+	cross_links=""
+	script_case 2 1 false empty-dirs --help
+	script_case 2 1 false empty-dirs --bogus t
+	script_case 2 1 false du nowhere
+	script_case 2 1 false no-such-script t
+	echo "scripts: $scripts_run runs"
+	# --list-scripts lists once; a walk that another rank's script does not make ends the job.
+	rm -rf t && mktree_s t
+	run_mpi 3 --list-scripts >mpi.out 2>mpi.err
+	[ $? -eq 0 ] && [ "$(grep -c '^du ' mpi.out)" -eq 1 ] || fail "--list-scripts: $(head -3 mpi.out mpi.err)"
+	# Scripts whose own walk does not add up the ranks' parts are refused.
+	for sc in duplicates recent-big; do
+		run_mpi 2 --run $sc t >mpi.out 2>mpi.err
+		s=$?
+		[ "$s" -ne 0 ] && grep -q "not written for luafind-mpi\|would walk the whole tree on every rank" mpi.err &&
+			[ ! -s mpi.out ] || fail "--run $sc under luafind-mpi: status $s, $(head -3 mpi.err)"
+	done
+	cat >split.lua <<-'EOF'
+		local mpi = require "luafind.mpi"
+		if mpi.rank == 1 then return 0 end
+		for e in mpi.walk{"t"} do end
+		return 0
+	EOF
+	run_mpi 2 --run ./split.lua >mpi.out 2>mpi.err
+	s=$?
+	[ "$s" -ne 0 ] && grep -q "went different ways" mpi.err || fail "diverging scripts: status $s, $(head -3 mpi.err)"
+}
+
 case $group in
 queries) group_queries ;;
+scripts) group_scripts ;;
 delete) group_delete ;;
 kill) group_kill ;;
 race) group_race ;;
 *)
 	group_queries
+	group_scripts
 	group_delete
 	group_kill
 	group_race

@@ -7,6 +7,7 @@
 local script = require "luafind.script"
 
 local s = script.new{
+  mpi = true,
   options = {
     {"top", arg = "N", kind = "count", default = 20, help = "show the N largest files, 0 all"},
     {"bytes", help = "print sizes in bytes, not as 4.0K, 12M, 1.5G"},
@@ -37,7 +38,13 @@ for e in s:walk() do
     end
   end
 end
-local list = top:sorted()
+-- Under luafind-mpi each rank kept its own N largest: rank 0 merges them.
+local list = s:merged(top, n, before)
+if s.mpi then
+  local sums = s.mpi.sum{count, total}
+  count, total = sums[1], sums[2]
+end
+s:reduce()
 
 for _, f in ipairs(list) do
   local size = s.options.bytes and tostring(f.size) or script.human(f.size)

@@ -10,6 +10,7 @@
 local script = require "luafind.script"
 
 local s = script.new{
+  mpi = true,
   older_than = false,
   counted = "directories",
   options = {
@@ -22,27 +23,31 @@ Prints directories by the space their subtree takes, largest first: the
 total, a tab, the path, as du does.  By default a file counts for the disk
 blocks it uses (st_blocks * 512, as du -B1); with --apparent-size, for its
 size (as du --apparent-size -B1).  A file with several hard links counts
-once, where it is met first; the directories themselves count too.  A PATH
-that is not a directory is listed with its own size.]],
+once, where it is met first (in luafind-mpi: in the first of its
+directories, by PATH, then by path); the directories themselves count too.
+A PATH that is not a directory is listed with its own size.]],
 }
 
 local apparent, n = s.options.apparent_size, s.options.top
 local seen = {}   -- "dev:ino" of the files with several links already counted
+local w           -- the walk (luafind-mpi: its object, for claim)
 
 local function usage(e)
+  local size = apparent and (e.size or 0) or (e.blocks or 0) * 512
   if e.type ~= "d" and (e.nlink or 1) > 1 then
     local id = e.dev .. ":" .. e.ino
+    if s.mpi and e.depth > 0 then
+      -- luafind-mpi: other ranks may meet it too.  Of the directories
+      -- holding it, the first by PATH, then by path, counts it.
+      w:claim(id, size)
+      return 0
+    end
     if seen[id] then return 0 end
     seen[id] = true
   end
-  if apparent then return e.size or 0 end
-  return (e.blocks or 0) * 512
+  return size
 end
 
--- Largest first, ties in path order.  An item is the directory's path as
--- s:ref gives it (shared nodes: memory linear in the depth, where keeping
--- every path would grow with its square) with its size; only the --top N
--- largest are kept as the walk goes.
 local function before(a, b)
   if a.size ~= b.size then return a.size > b.size end
   return script.path_before(a.ref, b.ref)
@@ -59,14 +64,30 @@ local function offer(e, size)
     top:add{size = size, ref = s:ref(e)}
   end
 end
-for e in s:walk("both") do
+-- A directory's total goes to its parent on its post-order visit.  Under
+-- luafind-mpi ("how" set) its parent may be on another rank ("top", or a
+-- number: the joined visit, which brings the total of what it kept and of
+-- what its subdirectories walked elsewhere sent up), and a directory part
+-- of whose contents are elsewhere ("partial") keeps its running total.
+local it, state, ctl
+it, state, ctl, w = s:walk("both")
+for e, how in it, state, ctl, w do
   local d = e.depth
   if e.type == "d" and e.visit == "pre" then
     total[d] = usage(e)
+  elseif e.type == "d" and how == "partial" then
+    w:keep(total[d])
   elseif e.type == "d" then
-    offer(e, total[d])
+    local sum = how and how ~= "top" and how or total[d]
+    offer(e, sum)
     s.selected = s.selected + 1
-    if d > 0 then total[d - 1] = total[d - 1] + total[d] else grand = grand + total[d] end
+    if d == 0 then
+      grand = grand + sum
+    elseif how then
+      w:up(sum)
+    else
+      total[d - 1] = total[d - 1] + sum
+    end
   elseif d == 0 then
     local size = usage(e)
     offer(e, size)
@@ -76,7 +97,13 @@ for e in s:walk("both") do
   end
 end
 
-for _, dir in ipairs(top:sorted()) do
+local list = s:merged(top, n, before)
+if s.mpi then
+  local sums = s.mpi.sum{count, grand}
+  count, grand = sums[1], sums[2]
+end
+s:reduce()
+for _, dir in ipairs(list) do
   local size = s.options.bytes and tostring(dir.size) or script.human(dir.size)
   s:print(size .. "\t" .. script.path(dir.ref))
 end
