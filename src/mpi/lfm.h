@@ -167,6 +167,7 @@ struct lfm {
 	struct lfm_parent parents[LFM_PARENTS];
 	size_t next_parent; /**< the one replaced next */
 	unsigned delay_ms; /**< LUAFIND_MPI_TEST_DELAY_MS (tests): sleep before opening each item */
+	unsigned defer_pause_ms; /**< LUAFIND_MPI_TEST_DEFER_PAUSE_MS (tests): sleep before the deferred phase */
 	uint64_t open_us;  /**< how long opening an item took, a moving average (walk.c) */
 
 	/* --stats and the test hook. */
