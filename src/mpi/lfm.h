@@ -241,6 +241,11 @@ int lfm_id_at(int at_fd, const char *name, bool follow, uint64_t *dev, uint64_t 
 void lfm_dir_keep(struct lfm *m, uint32_t root, struct lfm_dir *d);
 /** Close what lfm_dir_open() opened for @d. */
 void lfm_dir_close(struct lfm_dir *d);
+/**
+ * Close the directories lfm_dir_open() kept open for the next items (not
+ * the roots): the next opens resolve their paths from the roots again.
+ */
+void lfm_dirs_forget(struct lfm *m);
 /** Close the roots and directories lfm_dir_open() kept open (at the end of the run). */
 void lfm_roots_close(struct lfm *m);
 
