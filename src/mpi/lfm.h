@@ -190,6 +190,7 @@ struct lfm {
 	struct lfm_parent parents[LFM_PARENTS];
 	size_t next_parent; /**< the one replaced next */
 	unsigned delay_ms; /**< LUAFIND_MPI_TEST_DELAY_MS (tests): sleep before opening each item */
+	unsigned defer_pause_ms; /**< LUAFIND_MPI_TEST_DEFER_PAUSE_MS (tests): sleep before the deferred phase */
 	uint64_t open_us;  /**< how long opening an item took, a moving average (walk.c) */
 
 	/* --stats and the test hook. */
@@ -268,6 +269,11 @@ int lfm_id_at(int at_fd, const char *name, bool follow, uint64_t *dev, uint64_t 
 void lfm_dir_keep(struct lfm *m, uint32_t root, struct lfm_dir *d);
 /** Close what lfm_dir_open() opened for @d. */
 void lfm_dir_close(struct lfm_dir *d);
+/**
+ * Close the directories lfm_dir_open() kept open for the next items (not
+ * the roots): the next opens resolve their paths from the roots again.
+ */
+void lfm_dirs_forget(struct lfm *m);
 /** Close the roots and directories lfm_dir_open() kept open (at the end of the run). */
 void lfm_roots_close(struct lfm *m);
 

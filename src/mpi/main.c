@@ -213,6 +213,22 @@ static void stats(struct lfm *m)
 	free(all);
 }
 
+/*
+ * LUAFIND_MPI_TEST_DEFER_PAUSE_MS: the walk is over on every rank (they
+ * all agreed just now), no deferred directory is open yet.  Rank 0 says
+ * so, and every rank waits, so that a test can swap a path meanwhile.
+ */
+static void defer_pause(struct lfm *m)
+{
+	if (m->rank == 0) {
+		fprintf(stderr, "%s: test: walk over, deferred phase in %u ms\n", m->progname, m->defer_pause_ms);
+		fflush(stderr);
+	}
+	struct timespec ts = {m->defer_pause_ms / 1000, (long)(m->defer_pause_ms % 1000) * 1000000};
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+	}
+}
+
 /* Parse on every rank; rank 0 reports.  @return 0, or 1 (a usage error). */
 static int parse(struct lfm *m, struct lf_ctx *ctx, int argc, char **argv, struct lf_cmdline *cmd, bool *parsed)
 {
@@ -319,6 +335,9 @@ int lfm_run_walk(struct lfm *m, int ok)
 		all = 0;
 	}
 	if (all) {
+		if (m->defer_pause_ms) {
+			defer_pause(m);
+		}
 		lfm_deferred_run(m);
 	} else if (ok && m->rank == 0 && !lf_run_must_stop(r)) {
 		lf_diag(cmd->ctx, "a rank failed: %zu directories left undeleted and unvisited", m->ndef);
@@ -415,8 +434,11 @@ int main(int argc, char **argv)
 	MPI_Comm_set_errhandler(m.comm, MPI_ERRORS_RETURN);
 	MPI_Comm_set_errhandler(m.outc, MPI_ERRORS_RETURN);
 	/* Test hooks: share every directory; sleep before opening each item
-	 * received (the race test swaps a directory meanwhile); kill a rank
-	 * after N entries. */
+	 * received (the race test swaps a directory meanwhile); once the walk
+	 * is over on every rank, say so (rank 0, on stderr) and sleep before
+	 * the deferred phase (the deferred race test swaps a component of a
+	 * deferred directory's path meanwhile); kill a rank after N entries.
+	 * Unset, none of them does anything. */
 	const char *eager = getenv("LUAFIND_MPI_EAGER");
 	m.eager = eager && strcmp(eager, "1") == 0 && m.size > 1;
 	for (size_t k = 0; k < LFM_PARENTS; k++) {
@@ -428,6 +450,8 @@ int main(int argc, char **argv)
 	m.restock = true;
 	const char *delay = getenv("LUAFIND_MPI_TEST_DELAY_MS");
 	m.delay_ms = delay ? (unsigned)strtoul(delay, NULL, 10) : 0;
+	const char *pause = getenv("LUAFIND_MPI_TEST_DEFER_PAUSE_MS");
+	m.defer_pause_ms = pause ? (unsigned)strtoul(pause, NULL, 10) : 0;
 	const char *fault = getenv("LUAFIND_MPI_FAULT");
 	int fault_rank = -1;
 	unsigned long long fault_n = 0;

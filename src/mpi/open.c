@@ -183,6 +183,9 @@ static int open_beneath(int base, const char *rel)
  * component resolved again is a round trip.  Kept, they are no less safe:
  * each was resolved without links (or checked), what is opened in them is
  * checked, and the walker too acts in directories it opened a while ago.
+ * Not across the deferred phases, though (lfm_dirs_forget): those come
+ * after the whole walk, when a kept directory may have been moved out of
+ * the tree and its path lead elsewhere.
  */
 static int cache_find(struct lfm *m, uint32_t root, const char *rel, size_t len)
 {
@@ -301,7 +304,7 @@ void lfm_dir_close(struct lfm_dir *d)
 	d->own_fd = d->own_parent = false;
 }
 
-void lfm_roots_close(struct lfm *m)
+void lfm_dirs_forget(struct lfm *m)
 {
 	for (size_t i = 0; i < LFM_PARENTS; i++) {
 		if (m->parents[i].fd >= 0) {
@@ -310,6 +313,11 @@ void lfm_roots_close(struct lfm *m)
 		free(m->parents[i].rel);
 		m->parents[i] = (struct lfm_parent){-1, 0, NULL, 0};
 	}
+}
+
+void lfm_roots_close(struct lfm *m)
+{
+	lfm_dirs_forget(m);
 	for (size_t i = 0; i < m->nroots; i++) {
 		if (m->roots[i].fd >= 0) {
 			close(m->roots[i].fd);

@@ -639,6 +639,20 @@ void lfm_deferred_run(struct lfm *m)
 		if (m->script && lfm_join_exchange(m) != 0) {
 			break;
 		}
+		/*
+		 * Each depth resolves its directories' paths from the roots
+		 * again, not through the directories kept open since the walk
+		 * (or the depth before) read them: one of those may have been
+		 * moved out of the tree since, and a link or another directory
+		 * put in its place.  Through the kept one, the check of the
+		 * deferred directory would pass, and its visit would show, and
+		 * hand to -exec, a path that leads elsewhere by now (the swap
+		 * group of tests/mpi/diff_mpi.sh: -exec ran in a link's
+		 * target).  Resolved again, such a path is ELOOP or ESTALE,
+		 * reported, and the directory not visited nor removed.  A few
+		 * lookups per depth: only directories above a shared one wait.
+		 */
+		lfm_dirs_forget(m);
 		for (; i < m->ndef && m->def[i].depth == d; i++) {
 			if (!lf_run_must_stop(m->run)) {
 				run_deferred(m, &m->def[i]);

@@ -20,6 +20,12 @@
 #   race     a shared directory replaced with a link to outside the tree
 #            while the rank that will walk it waits (LUAFIND_MPI_TEST_DELAY_MS):
 #            -delete reports it and leaves the outside alone
+#   swap     a middle component of deferred directories' paths replaced,
+#            between the walk and the deferred phase
+#            (LUAFIND_MPI_TEST_DEFER_PAUSE_MS), with a link to outside the
+#            tree or with another directory of the same names: -delete and
+#            -depth -exec report each deferred path, touch nothing outside
+#            and remove the rest
 #
 # Exits 77 (skipped) when mpirun is missing.  Scratch in /dev/shm (or under
 # WORK), removed on success, kept (and named) on failure.
@@ -323,18 +329,103 @@ group_scripts() {
 	[ "$s" -ne 0 ] && grep -q "went different ways" mpi.err || fail "diverging scripts: status $s, $(head -3 mpi.err)"
 }
 
+# Under LUAFIND_MPI_EAGER every directory is shared, so every directory
+# with a subdirectory is deferred: after the walk, t, t/keep, t/keep/k,
+# t/keep/k/l, t/v, t/v/w, t/v/w/x and t/v/w/x/y are left, empty of files.
+# While the ranks wait before the deferred phase, t/v (a middle component
+# of t/v/w, t/v/w/x and t/v/w/x/y) is moved to aside/v and replaced:
+#   link     with a link to ../outside, which holds w/x/y (empty, so an
+#            rmdir through the link would remove it) and canaries;
+#   relink   with a link to ../aside/v, the very directories found: their
+#            identities match, only the refusal to follow links stops it;
+#   renamed  with new/, a directory holding the same names (other inodes):
+#            only the identities stop it.
+# Each deferred directory below t/v must be resolved again from t: through
+# the link it is ELOOP (ESTALE before Linux 5.6), in new/ ESTALE.  Nothing
+# outside (nor in new/, nor in aside/v, out of the tree since) is removed
+# or visited, the deferred paths are reported, the status is 1, t/keep
+# goes.
+swap_case() { # HOW(link|relink|renamed) ARGS...
+	how=$1
+	shift
+	rm -rf a
+	mkdir -p a/t/v/w/x/y/z a/t/keep/k/l/m a/outside/w/x/y a/new/w/x/y a/aside || { fail "swap: tree"; return; }
+	for d in t t/v t/v/w t/v/w/x t/v/w/x/y t/v/w/x/y/z t/keep t/keep/k t/keep/k/l t/keep/k/l/m; do
+		touch "a/$d/f"
+	done
+	touch a/outside/w/canary a/outside/w/x/canary a/new/w/canary a/new/w/x/canary
+	(cd a/outside && find . | sort) >outside.before
+	(cd a/new && find . | sort) >new.before
+	rm -f swap.out swap.err
+	(cd a && LUAFIND_MPI_EAGER=1 LUAFIND_MPI_TEST_DEFER_PAUSE_MS=2500 run_mpi 2 t "$@" >../swap.out 2>../swap.err) &
+	pid=$!
+	n=0
+	while ! grep -q 'deferred phase in' swap.err 2>/dev/null && kill -0 $pid 2>/dev/null && [ $n -lt 1500 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+	grep -q 'deferred phase in' swap.err 2>/dev/null ||
+		fail "swap $how $*: no pause after the walk: $(head -3 swap.err | tr '\n' ' ')"
+	case $* in *-delete*)
+		# The walk removed what it could; y waits, z went.
+		[ -d a/t/v/w/x/y ] && [ ! -e a/t/v/w/x/y/z ] && [ ! -e a/t/v/f ] ||
+			fail "swap $how $*: t/v/w/x/y not deferred: $(cd a && find t | tr '\n' ' ')"
+		;;
+	esac
+	case $how in
+	link) mv a/t/v a/aside/v && ln -s ../outside a/t/v ;;
+	relink) mv a/t/v a/aside/v && ln -s ../aside/v a/t/v ;;
+	renamed) mv a/t/v a/aside/v && mv a/new a/t/v ;;
+	esac || fail "swap $how $*: swapped too late (the deferred phase had begun?)"
+	wait $pid
+	s=$?
+	(cd a/aside/v && find . | sort) >aside.after
+	(cd a/outside && find . | sort) >outside.after
+	cmp -s outside.before outside.after ||
+		fail "swap $how $*: outside the tree changed through the link: $(diff outside.before outside.after)"
+	if [ "$how" = renamed ]; then
+		(cd a/t/v && find . | sort) >new.after
+		cmp -s new.before new.after ||
+			fail "swap $how $*: the renamed-in directory changed: $(diff new.before new.after)"
+	fi
+	! grep -q canary swap.out || fail "swap $how $*: a command ran outside the tree: $(grep canary swap.out)"
+	[ "$s" -ne 0 ] || fail "swap $how $*: status 0"
+	for p in t/v/w t/v/w/x t/v/w/x/y; do
+		grep -qE "'$p': (Too many levels of symbolic links|Stale file handle)" swap.err ||
+			fail "swap $how $*: '$p' not reported: $(grep '^luafind-mpi: [^t]' swap.err | head -3 | tr '\n' ' ')"
+	done
+	case $* in *-delete*)
+		# The moved original is out of the tree now: left as the walk left it.
+		printf '.\n./w\n./w/x\n./w/x/y\n' | cmp -s - aside.after ||
+			fail "swap $how $*: t/v's original, moved out, was acted on: $(tr '\n' ' ' <aside.after)"
+		[ "$(ls -A a/t)" = v ] || fail "swap $how $*: t holds more than v: $(ls -A a/t | tr '\n' ' ')"
+		;;
+	esac
+	echo "swap $how $*: status $s"
+	grep '^luafind-mpi: [^t]' swap.err | head -5
+}
+
+group_swap() {
+	swap_case link -delete
+	swap_case relink -delete
+	swap_case renamed -delete
+	swap_case link -depth -type d -exec ls -A {} ';'
+}
+
 case $group in
 queries) group_queries ;;
 scripts) group_scripts ;;
 delete) group_delete ;;
 kill) group_kill ;;
 race) group_race ;;
+swap) group_swap ;;
 *)
 	group_queries
 	group_scripts
 	group_delete
 	group_kill
 	group_race
+	group_swap
 	;;
 esac
 if [ "$fails" -ne 0 ]; then
