@@ -654,7 +654,11 @@ function Script:clean(rules)
   local function note(e)
     return describe and not self.options["0"] and describe(e) or nil
   end
-  local it, state, ctl, w = (mpi and mpi.walk or lf.walk)(self:walk_options("both"))
+  local o = self:walk_options("both")
+  if mpi then
+    o.lost = 1   -- a directory its rank could not open safely: it stays
+  end
+  local it, state, ctl, w = (mpi and mpi.walk or lf.walk)(o)
   for e, how, tag in it, state, ctl, w do
     self:tick(e)
     local d = e.depth

@@ -317,6 +317,12 @@ int lfm_script_main(struct lfm *m, struct lf_ctx *ctx, const char *name, int arg
  */
 void lfm_script_entry(struct lfm *m, struct lf_walk *w, struct lf_entry *e, enum lfm_how how,
 		      const struct lfm_deferred *joined, const struct lfm_target *t);
+/**
+ * A directory the script will not see (it could not be opened safely, and
+ * was reported): its parent at @t hears the walk's "lost" value, as if
+ * the script had sent it up.
+ */
+void lfm_script_lost(struct lfm *m, const struct lfm_target *t);
 /** Before lf_walk_close(@w): its entries held by the script turn stale. */
 void lfm_script_walk_done(struct lfm *m, struct lf_walk *w);
 

@@ -63,6 +63,7 @@ struct lfm_script {
 	int symlinks;
 	bool xdev, gitignore;
 	bool skip_errors;
+	int64_t lost; /* what a directory that cannot be walked sends up (walk{lost =}) */
 	/* The entry being handed over (valid during lfm_script_entry only). */
 	struct lf_entry *cur;
 	enum lfm_how how;
@@ -117,6 +118,8 @@ static int step(lua_State *T)
 	return lua_yieldk(T, 0, (lua_KContext)lua_gettop(T), step_k);
 }
 
+static int64_t check_int(lua_State *L, int idx);
+
 static bool opt_bool(lua_State *L, const char *name)
 {
 	if (!lua_isboolean(L, -1)) {
@@ -138,9 +141,11 @@ static int opt_enum(lua_State *L, const char *name, const char *const *list)
 }
 
 /*
- * walk{ROOT..., order =, follow =, xdev =, gitignore =, errors =}: the
- * job's walk, as luafind.walk's options say (the others have no meaning
- * across ranks: they are refused).  Returns the iterator, nil, nil and
+ * walk{ROOT..., order =, follow =, xdev =, gitignore =, errors =, lost =}:
+ * the job's walk, as luafind.walk's options say (the others have no
+ * meaning across ranks: they are refused); lost: the value a directory
+ * that could not be opened safely sends up in the script's stead
+ * (default 0).  Returns the iterator, nil, nil and
  * the walk's object, whose methods (keep, up, hold, claim) apply to the
  * entry just returned.
  */
@@ -174,6 +179,8 @@ static int l_walk(lua_State *L)
 				ms->xdev = opt_bool(L, k);
 			} else if (strcmp(k, "gitignore") == 0) {
 				ms->gitignore = opt_bool(L, k);
+			} else if (strcmp(k, "lost") == 0) {
+				ms->lost = check_int(L, -1);
 			} else {
 				return luaL_error(L, "luafind.mpi.walk: option '%s' is not available in luafind-mpi", k);
 			}
@@ -727,6 +734,13 @@ void lfm_script_entry(struct lfm *m, struct lf_walk *w, struct lf_entry *e, enum
 	}
 }
 
+void lfm_script_lost(struct lfm *m, const struct lfm_target *t)
+{
+	if (m->script->lost && lfm_join_up(m, t, m->script->lost) != 0) {
+		lfm_mpi_error(m, "malloc", MPI_ERR_NO_MEM);
+	}
+}
+
 void lfm_script_walk_done(struct lfm *m, struct lf_walk *w)
 {
 	lf_lua_walk_done(m->script->T, w);
@@ -784,6 +798,7 @@ int lfm_script_main(struct lfm *m, struct lf_ctx *ctx, const char *name, int arg
 	/* A find command line that walks nothing, for the run's parts (output, -delete's refusals). */
 	char *fargv[] = {(char *)m->progname, (char *)"-false", NULL};
 	struct lf_cmdline cmd;
+	lf_ctx_set_reporter(ctx, lf_report_stderr, ctx, NULL, NULL); /* the walk's errors, each rank its own */
 	if (lf_parse(ctx, 2, fargv, &cmd) != 0) {
 		return 1;
 	}

@@ -503,6 +503,10 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 	struct walk_state s = {.m = m, .it = it, .root_id = it->id}; /* a root's: set on its visit */
 	s.w = start(&s, &o, roots);
 	if (!s.w) {
+		if (m->script && !it->is_root) {
+			struct lfm_target t = {it->origin, it->root, it->depth - 1, it->path, it->pathlen};
+			lfm_script_lost(m, &t);
+		}
 		return;
 	}
 	m->walk_cur = &s;
@@ -569,6 +573,10 @@ static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
 	struct walk_state s = {.m = m, .it = &it};
 	s.w = start(&s, &o, roots);
 	if (!s.w) {
+		if (m->script) {
+			struct lfm_target t = {d->up_rank, d->root, d->depth - 1, d->path, it.pathlen};
+			lfm_script_lost(m, &t);
+		}
 		return;
 	}
 	struct lf_entry *e;

@@ -405,7 +405,30 @@ swap_case() { # HOW(link|relink|renamed) ARGS...
 	grep '^luafind-mpi: [^t]' swap.err | head -5
 }
 
+# --run empty-dirs: t/a/b, deferred (t/a/b/c went to the other rank), is
+# replaced before the deferred phase: reported, and t/a, which held it, is
+# not reported (dry run) nor removed (--apply) as empty (mpi.walk's lost).
+swap_script() { # ARGS...
+	rm -rf a && mkdir -p a/t/a/b/c a/aside && touch a/t/x || { fail "swap script: tree"; return; }
+	rm -f swap.out swap.err
+	(cd a && LUAFIND_MPI_EAGER=1 LUAFIND_MPI_TEST_DEFER_PAUSE_MS=2500 run_mpi 2 --run empty-dirs "$@" t \
+		>../swap.out 2>../swap.err) &
+	pid=$!
+	n=0
+	while ! grep -q 'deferred phase in' swap.err 2>/dev/null && kill -0 $pid 2>/dev/null && [ $n -lt 1500 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+	mv a/t/a/b a/aside/b && mkdir a/t/a/b
+	wait $pid
+	s=$?
+	[ "$s" -eq 1 ] && [ "$(cat swap.out)" = t/a/b/c ] && grep -q "'t/a/b': Stale file handle" swap.err &&
+		! grep -q 'not empty' swap.err && [ -d a/t/a/b ] || fail "swap script $*: status $s, printed $(tr '\n' ' ' <swap.out), $(grep luafind swap.err | head -3)"
+}
+
 group_swap() {
+	swap_script
+	swap_script --apply
 	swap_case link -delete
 	swap_case relink -delete
 	swap_case renamed -delete
