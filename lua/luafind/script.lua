@@ -31,7 +31,7 @@ local io_open, stderr, stdout = io.open, io.stderr, io.stdout
 local getenv, os_exit, os_remove, os_rename, os_time =
   os.getenv, os.exit, os.remove, os.rename, os.time
 local ceil = math.ceil
-local concat, sort = table.concat, table.sort
+local concat, sort, table_unpack = table.concat, table.sort, table.unpack
 local format = string.format
 
 _ENV = nil
@@ -744,6 +744,13 @@ function Script:reduce()
   self.files, self.dirs, self.bytes, self.selected, self.seen = sum[1], sum[2], sum[3], sum[4], sum[5]
   for i, k in ipairs(kinds) do self.errors[k] = sum[5 + i] > 0 and sum[5 + i] or nil end
   self.status = mpi.max(self.status)
+end
+
+-- s:sum(a, b, ...): under luafind-mpi the integers summed over the ranks
+-- (every rank), under luafind themselves.
+function Script:sum(...)
+  if not mpi then return ... end
+  return table_unpack(mpi.sum{...})
 end
 
 -- The items of top (script.top) in order: under luafind-mpi on rank 0 those

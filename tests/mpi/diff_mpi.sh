@@ -359,11 +359,7 @@ swap_case() { # HOW(link|relink|renamed) ARGS...
 	rm -f swap.out swap.err
 	(cd a && LUAFIND_MPI_EAGER=1 LUAFIND_MPI_TEST_DEFER_PAUSE_MS=2500 run_mpi 2 t "$@" >../swap.out 2>../swap.err) &
 	pid=$!
-	n=0
-	while ! grep -q 'deferred phase in' swap.err 2>/dev/null && kill -0 $pid 2>/dev/null && [ $n -lt 1500 ]; do
-		sleep 0.02
-		n=$((n + 1))
-	done
+	wait_pause $pid
 	grep -q 'deferred phase in' swap.err 2>/dev/null ||
 		fail "swap $how $*: no pause after the walk: $(head -3 swap.err | tr '\n' ' ')"
 	case $* in *-delete*)
@@ -405,6 +401,16 @@ swap_case() { # HOW(link|relink|renamed) ARGS...
 	grep '^luafind-mpi: [^t]' swap.err | head -5
 }
 
+# Until the run says (LUAFIND_MPI_TEST_DEFER_PAUSE_MS) that the walk is
+# over and the deferred phase waits, or ends, or 30 s have gone.
+wait_pause() { # PID
+	n=0
+	while ! grep -q 'deferred phase in' swap.err 2>/dev/null && kill -0 "$1" 2>/dev/null && [ $n -lt 1500 ]; do
+		sleep 0.02
+		n=$((n + 1))
+	done
+}
+
 # --run empty-dirs: t/a/b, deferred (t/a/b/c went to the other rank), is
 # replaced before the deferred phase: reported, and t/a, which held it, is
 # not reported (dry run) nor removed (--apply) as empty (mpi.walk's lost).
@@ -414,11 +420,7 @@ swap_script() { # ARGS...
 	(cd a && LUAFIND_MPI_EAGER=1 LUAFIND_MPI_TEST_DEFER_PAUSE_MS=2500 run_mpi 2 --run empty-dirs "$@" t \
 		>../swap.out 2>../swap.err) &
 	pid=$!
-	n=0
-	while ! grep -q 'deferred phase in' swap.err 2>/dev/null && kill -0 $pid 2>/dev/null && [ $n -lt 1500 ]; do
-		sleep 0.02
-		n=$((n + 1))
-	done
+	wait_pause $pid
 	mv a/t/a/b a/aside/b && mkdir a/t/a/b
 	wait $pid
 	s=$?

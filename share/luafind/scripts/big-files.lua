@@ -40,10 +40,7 @@ for e in s:walk() do
 end
 -- Under luafind-mpi each rank kept its own N largest: rank 0 merges them.
 local list = s:merged(top, n, before)
-if s.mpi then
-  local sums = s.mpi.sum{count, total}
-  count, total = sums[1], sums[2]
-end
+count, total = s:sum(count, total)
 s:reduce()
 
 for _, f in ipairs(list) do

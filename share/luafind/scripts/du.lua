@@ -98,10 +98,7 @@ for e, how in it, state, ctl, w do
 end
 
 local list = s:merged(top, n, before)
-if s.mpi then
-  local sums = s.mpi.sum{count, grand}
-  count, grand = sums[1], sums[2]
-end
+count, grand = s:sum(count, grand)
 s:reduce()
 for _, dir in ipairs(list) do
   local size = s.options.bytes and tostring(dir.size) or script.human(dir.size)
