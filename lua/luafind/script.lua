@@ -214,7 +214,8 @@ end
 
 function Script:help_text()
   local lines = {
-    format("usage: luafind --run %s %s", self.name, self.spec.usage or "[OPTIONS] [PATH...]"),
+    format("usage: %s --run %s %s", mpi and "mpirun -np N luafind-mpi" or "luafind", self.name,
+      self.spec.usage or "[OPTIONS] [PATH...]"),
   }
   if self.description then lines[#lines + 1] = self.description end
   if self.spec.help then
