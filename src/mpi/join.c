@@ -336,7 +336,9 @@ int lfm_join_exchange(struct lfm *m)
 		long long off = 0;
 		for (size_t r = 0; r < n; r++) {
 			sdispl[r] = (int)off;
-			memcpy(send + off, j->out[r].p, j->out[r].len);
+			if (j->out[r].len) {
+				memcpy(send + off, j->out[r].p, j->out[r].len);
+			}
 			off += j->out[r].len;
 			j->out[r].len = 0;
 		}
