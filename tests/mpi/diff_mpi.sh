@@ -258,7 +258,7 @@ script_case() { # NP EAGER RANKED SCRIPT ARGS...
 		case $ranked in
 		true) cp $f.out $f.sorted ;;
 		roots) grep -P '\tt/(deep|keep)$' $f.out >$f.sorted ;; # a PATH's total, not where a link counts
-		*) tr '\0' '\n' <$f.out | sort >$f.sorted ;;
+		*) tr '\0' '\n' <$f.out | sed 's/^usage: mpirun -np N luafind-mpi /usage: luafind /' | sort >$f.sorted ;;
 		esac
 		# The counters but the entries differ: ranks open the directories they were given.
 		sed 's/^luafind-mpi: rank [0-9]*: /luafind: /; s/\(: stats: entries=[0-9]*\) .*/\1/' $f.err |
