@@ -337,6 +337,12 @@ static int run(struct lfm *m, struct lf_cmdline *cmd)
 	/* 4. The rest of the output to rank 0, then the end of the run. */
 	lfm_forward_end(m);
 	int status = lf_run_finish(&r);
+	/* The collectives that follow spin until the last rank comes (rank 0,
+	 * writing the output, or a rank running its -exec + batches): wait for
+	 * it napping. */
+	if (m->size > 1 && !m->failed) {
+		lfm_barrier(m);
+	}
 	if (!ok || m->failed) {
 		status = 1;
 	}
@@ -462,6 +468,8 @@ int main(int argc, char **argv)
 	}
 	free(m.def);
 	free(m.pend);
+	free(m.preq);
+	free(m.pidx);
 	lfm_roots_close(&m);
 	lfm_work_free(&m);
 	lf_ctx_free(ctx);

@@ -517,30 +517,6 @@ static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
 	m->run->ev.entry = NULL;
 }
 
-/* A barrier during which rank 0 still writes what arrives. */
-static int barrier(struct lfm *m)
-{
-	MPI_Request req;
-	int rc = MPI_Ibarrier(m->comm, &req);
-	if (rc != MPI_SUCCESS) {
-		return lfm_mpi_error(m, "MPI_Ibarrier", rc);
-	}
-	for (;;) {
-		int done = 0;
-		rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-		if (rc != MPI_SUCCESS) {
-			return lfm_mpi_error(m, "MPI_Ibarrier", rc);
-		}
-		if (done) {
-			return 0;
-		}
-		if (m->rank == 0) {
-			lfm_forward_recv(m);
-		}
-		lfm_pending_test(m, false);
-	}
-}
-
 void lfm_deferred_run(struct lfm *m)
 {
 	int mine = -1, deepest = -1;
@@ -563,7 +539,7 @@ void lfm_deferred_run(struct lfm *m)
 				lfm_forward(m, false);
 			}
 		}
-		if (m->size > 1 && barrier(m) != 0) {
+		if (m->size > 1 && lfm_barrier(m) != 0) {
 			break;
 		}
 	}
