@@ -121,6 +121,7 @@ struct lfm {
 
 	/* The walk. */
 	struct lf_walk_opts wopts; /**< the walkers' options (depth first, mindepth 0) */
+	struct lf_walk_queue *queue; /**< LF_WALK_READ_AHEAD's threads, the rank's walks' in turn, or NULL */
 	int mindepth;   /**< entries shallower than this are not evaluated */
 	int maxdepth;   /**< -maxdepth, or -1 */
 	bool post;      /**< directories are evaluated after their contents */
