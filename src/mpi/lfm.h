@@ -115,6 +115,7 @@ struct lfm {
 	MPI_Comm comm; /**< work, token, termination */
 	MPI_Comm outc; /**< output chunks to rank 0 */
 	int rank, size;
+	int node_ranks; /**< the ranks on this rank's node, itself included */
 	struct lf_cmdline *cmd;
 	struct lf_run *run;
 	const char *progname;
