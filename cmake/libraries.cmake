@@ -35,6 +35,7 @@
 # headers).
 set(LUAFIND_CORE_API
   lf_walk_open lf_walk_next lf_walk_prune lf_walk_cancel lf_walk_close
+  lf_walk_queue_new lf_walk_queue_free
   lf_walk_counters lf_walk_had_error lf_walk_will_read lf_walk_root lf_walk_dirs_left
   lf_entry_name lf_entry_stat lf_entry_stat_cached lf_entry_delete
   lf_type_from_mode lf_stat_at lf_stat_fd

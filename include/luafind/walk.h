@@ -216,6 +216,8 @@ enum lf_walk_flags {
  */
 #define LF_WALK_GITIGNORE_MAX_FILE (1u << 20)
 
+struct lf_walk_queue;
+
 /** Options of a walk. */
 struct lf_walk_opts {
 	const char *const *roots; /**< paths to walk, borrowed until close */
@@ -264,6 +266,20 @@ struct lf_walk_opts {
 	 * For hosts that hand a directory to another walker (luafind-mpi).
 	 */
 	const int *root_fds;
+	/**
+	 * NULL, or a queue from lf_walk_queue_new() that the walk uses for
+	 * LF_WALK_READ_AHEAD instead of starting one of its own: where its own
+	 * would start (the flag, a depth-first walk, the symlink mode and the
+	 * flags it allows), whatever opts.threads says, if max_fds leaves room
+	 * for the queue's fds as for its own (a quarter of them), and if no
+	 * other walk holds the queue; otherwise the walk goes without.  The
+	 * walk holds the queue until lf_walk_close(), which gives it back
+	 * with no job and no fd of the walk's (the workers' io_uring
+	 * instances, once stats turned out to wait one by one, are the
+	 * queue's until lf_walk_queue_free()).  Its memory is not charged to
+	 * opts.mem: it is the queue owner's.
+	 */
+	struct lf_walk_queue *queue;
 };
 
 /** Threads of a walk whose opts.threads is 0. */
@@ -271,7 +287,7 @@ struct lf_walk_opts {
 /** The most opts.threads may ask for (more is EINVAL). */
 #define LF_WALK_THREADS_MAX 64
 
-#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0, 0, NULL, NULL}
+#define LF_WALK_OPTS_INIT {NULL, 0, LF_PHYSICAL, LF_ORDER_PRE, 0, -1, 0, 0, 0, NULL, NULL, NULL}
 
 /** The walker's syscall counters. */
 struct lf_counters {
@@ -354,6 +370,33 @@ enum lf_follow {
 };
 
 struct lf_walk;
+
+/**
+ * An I/O queue that outlives walks: the worker threads of
+ * LF_WALK_READ_AHEAD, started once and lent to one walk after another
+ * (lf_walk_opts.queue), for a host that walks many small trees in turn
+ * (luafind-mpi walks every directory another rank hands it as a walk of
+ * its own) and would otherwise start and join the threads for each.  What
+ * the queue learns of the filesystem carries over from walk to walk: once
+ * directories wait for I/O its workers stay awake.  Its workers start with
+ * its first job, and sleep between walks.
+ *
+ * @param threads the threads of the walks, as lf_walk_opts.threads counts
+ *        them (the caller's included: threads - 1 workers); 0: the default,
+ *        LF_WALK_THREADS_DEFAULT
+ * @param max_fds the walks' lf_walk_opts.max_fds (0: from RLIMIT_NOFILE):
+ *        the queue holds a quarter of them at most (256), as a walk's own
+ * @param flags LF_WALK_NO_IO_URING, or 0
+ * @return the queue, or NULL with errno set: EINVAL (threads leave no
+ *         worker, or max_fds too few for a queue: under 16), ENOMEM
+ */
+struct lf_walk_queue *lf_walk_queue_new(int threads, int max_fds, unsigned flags);
+
+/**
+ * Stop the queue's workers and free it.  @q may be NULL.  No walk may hold
+ * it (close them first).
+ */
+void lf_walk_queue_free(struct lf_walk_queue *q);
 
 /**
  * Start a walk.  Nothing is opened until the first lf_walk_next().

@@ -462,6 +462,16 @@ struct lf_ioq *lf_ioq_new(unsigned workers, unsigned max_jobs, unsigned rings, i
 	return q;
 }
 
+void lf_ioq_begin(struct lf_ioq *q, int maxdepth, int mindepth)
+{
+	lf_ioq_share(q, false);
+	pthread_mutex_lock(&q->lock);
+	q->maxdepth = maxdepth;
+	q->mindepth = mindepth;
+	atomic_store_explicit(&q->windows, 0, memory_order_relaxed);
+	pthread_mutex_unlock(&q->lock);
+}
+
 /*
  * Start workers up to @n, with every signal blocked: signals are the
  * walker's.  One runs a dormant queue's samples; the others start when it

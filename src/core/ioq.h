@@ -96,6 +96,16 @@ size_t lf_ioq_memory(unsigned workers, unsigned max_jobs);
 void lf_ioq_free(struct lf_ioq *q);
 
 /**
+ * Ready @q for another walk (a queue that outlives walks, walk.h's
+ * lf_walk_queue): its directories deeper than @maxdepth are not read, its
+ * entries shallower than @mindepth not evaluated; not shared, no stat
+ * window held.  No job may be live.  What the queue learnt of the
+ * filesystem carries over: whether its jobs wait for I/O (the workers
+ * stay awake), whether stats wait one by one (the workers' rings).
+ */
+void lf_ioq_begin(struct lf_ioq *q, int maxdepth, int mindepth);
+
+/**
  * Queue the directories @names[0, @n) (copied), at depth @depth, below the
  * open directory @dir_fd, as many of the first ones as the queue has room
  * for; with @stats, their first names are stat'ed too, as long as the stat

@@ -68,48 +68,123 @@ static int default_max_fds(void)
 	return limit < 3 ? 3 : (int)limit;
 }
 
+/* A queue that outlives walks (walk.h): the I/O queue and the fds it holds. */
+struct lf_walk_queue {
+	struct lf_ioq *ioq;
+	int fds;   /* its jobs and rings: each holds one fd at most */
+	bool held; /* by a walk */
+};
+
+/*
+ * The I/O queue of a walk with @threads threads (0: the default) and
+ * @max_fds fds: a quarter of them at most, its jobs (QUEUE_JOBS at most,
+ * @max_jobs under a memory account) and a ring per worker from those.
+ * @return false if there is none (no worker, too few fds)
+ */
+static bool queue_size(int threads, int max_fds, unsigned flags, int max_jobs, int *workers, int *jobs, int *rings)
+{
+	threads = threads ? threads : LF_WALK_THREADS_DEFAULT;
+	if (threads < 2 || max_fds < 16) {
+		return false;
+	}
+	*jobs = max_fds / 4 < max_jobs ? max_fds / 4 : max_jobs;
+	*workers = threads - 1;
+	*rings = (flags & LF_WALK_NO_IO_URING) ? 0 : *jobs / 2 < *workers ? *jobs / 2 : *workers;
+	*jobs -= *rings;
+	return true;
+}
+
+struct lf_walk_queue *lf_walk_queue_new(int threads, int max_fds, unsigned flags)
+{
+	int workers, jobs, rings;
+	if (threads < 0 || threads > LF_WALK_THREADS_MAX || max_fds < 0 ||
+	    !queue_size(threads, max_fds ? max_fds : default_max_fds(), flags, QUEUE_JOBS, &workers, &jobs, &rings)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	struct lf_walk_queue *q = calloc(1, sizeof(*q));
+	if (!q) {
+		return NULL;
+	}
+	q->ioq = lf_ioq_new((unsigned)workers, (unsigned)jobs, (unsigned)rings, -1, 0);
+	if (!q->ioq) {
+		free(q);
+		return NULL;
+	}
+	q->fds = jobs + rings;
+	return q;
+}
+
+void lf_walk_queue_free(struct lf_walk_queue *q)
+{
+	if (q) {
+		lf_ioq_free(q->ioq);
+		free(q);
+	}
+}
+
 /*
  * LF_WALK_READ_AHEAD: the I/O queue, if it applies to this walk, holding a
  * quarter of the fd budget at most (a budget too small for that goes
- * without).  Its workers start with its first job.
+ * without): the caller's (opts.queue) or its own.  Its workers start with
+ * its first job.
  */
 static void start_queue(struct lf_walk *w)
 {
 	const struct lf_walk_opts *o = &w->opts;
-	int threads = o->threads ? o->threads : LF_WALK_THREADS_DEFAULT;
-	if (!(o->flags & LF_WALK_READ_AHEAD) || threads < 2 || o->order == LF_ORDER_BREADTH ||
-	    o->symlinks == LF_LOGICAL || (o->flags & (LF_WALK_WHOLE_DIRS | LF_WALK_XDEV)) ||
-	    w->max_fds < 16) {
+	if (!(o->flags & LF_WALK_READ_AHEAD) || o->order == LF_ORDER_BREADTH || o->symlinks == LF_LOGICAL ||
+	    (o->flags & (LF_WALK_WHOLE_DIRS | LF_WALK_XDEV)) || w->max_fds < 16) {
 		return;
 	}
-	int jobs = w->max_fds / 4 < QUEUE_JOBS ? w->max_fds / 4 : QUEUE_JOBS;
-	if (o->mem && jobs > ACCOUNTED_JOBS) {
-		jobs = ACCOUNTED_JOBS;
-	}
-	/* A ring per worker, from the queue's share of the fds. */
-	int workers = threads - 1;
-	int rings = (o->flags & LF_WALK_NO_IO_URING) ? 0 : jobs / 2 < workers ? jobs / 2 : workers;
-	jobs -= rings;
-	/* Charged its most up front: its workers allocate jobs too. */
-	size_t cost = lf_ioq_memory((unsigned)workers, (unsigned)jobs) + (size_t)workers * THREAD_MEMORY;
-	if (lf_walk_charge(w, cost) != 0) {
-		return; /* the walk goes without */
-	}
-	w->ioq = lf_ioq_new((unsigned)workers, (unsigned)jobs, (unsigned)rings, o->maxdepth, o->mindepth);
-	if (w->ioq) {
-		w->max_fds -= jobs + rings;
-		w->ioq_sample = 1; /* the first region: a cold walk shows at once */
-		if (o->flags & LF_WALK_SHARE_ALWAYS) {
-			w->ioq_share = lf_ioq_share(w->ioq, true);
-		} else if (!(o->flags & LF_WALK_SHARE_NEVER)) {
-			lf_probe_init(&w->ioq_probe, SHARE_SLICE_ENTRIES, SHARE_PROBE_SLICES, SHARE_RUN_ON, SHARE_RUN_OFF);
-			lf_probe_slack(&w->ioq_probe, SHARE_SLACK_PCT);
-			w->ioq_share_probe = true;
+	int fds;
+	if (o->queue) {
+		if (o->queue->held || o->queue->fds > w->max_fds / 4) {
+			return;
+		}
+		o->queue->held = true;
+		w->ioq = o->queue->ioq;
+		lf_ioq_begin(w->ioq, o->maxdepth, o->mindepth);
+		fds = o->queue->fds;
+	} else {
+		int workers, jobs, rings;
+		if (!queue_size(o->threads, w->max_fds, o->flags, o->mem ? ACCOUNTED_JOBS : QUEUE_JOBS, &workers,
+				&jobs, &rings)) {
+			return;
+		}
+		/* Charged its most up front: its workers allocate jobs too. */
+		size_t cost = lf_ioq_memory((unsigned)workers, (unsigned)jobs) + (size_t)workers * THREAD_MEMORY;
+		if (lf_walk_charge(w, cost) != 0) {
+			return; /* the walk goes without */
+		}
+		w->ioq = lf_ioq_new((unsigned)workers, (unsigned)jobs, (unsigned)rings, o->maxdepth, o->mindepth);
+		if (!w->ioq) {
+			lf_walk_uncharge(w, cost);
+			return;
 		}
 		w->ioq_charged = cost;
-	} else {
-		lf_walk_uncharge(w, cost);
+		fds = jobs + rings;
 	}
+	w->max_fds -= fds;
+	w->ioq_sample = 1; /* the first region: a cold walk shows at once */
+	if (o->flags & LF_WALK_SHARE_ALWAYS) {
+		w->ioq_share = lf_ioq_share(w->ioq, true);
+	} else if (!(o->flags & LF_WALK_SHARE_NEVER)) {
+		lf_probe_init(&w->ioq_probe, SHARE_SLICE_ENTRIES, SHARE_PROBE_SLICES, SHARE_RUN_ON, SHARE_RUN_OFF);
+		lf_probe_slack(&w->ioq_probe, SHARE_SLACK_PCT);
+		w->ioq_share_probe = true;
+	}
+}
+
+/* Stop the walk's own I/O queue, or give the caller's back (no job is live). */
+static void stop_queue(struct lf_walk *w)
+{
+	if (w->opts.queue && w->ioq == w->opts.queue->ioq) {
+		lf_ioq_share(w->ioq, false); /* its workers sleep till the next walk */
+		w->opts.queue->held = false;
+	} else {
+		lf_ioq_free(w->ioq);
+	}
+	w->ioq = NULL;
 }
 
 struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
@@ -153,7 +228,7 @@ struct lf_walk *lf_walk_open(const struct lf_walk_opts *opts)
 	if (lf_walk_grow_path(w, 256) != 0) {
 		uint64_t none = 0;
 		lf_prefetch_free(w->prefetch, &none);
-		lf_ioq_free(w->ioq);
+		stop_queue(w);
 		lf_gi_free(w->gi);
 		lf_walk_uncharge(w, w->charged);
 		free(w);
@@ -173,8 +248,7 @@ static void release(struct lf_walk *w)
 	w->counters.stats_ahead += wasted;
 	lf_dfs_free(w); /* gives its jobs back to the queue */
 	lf_bfs_free(w);
-	lf_ioq_free(w->ioq);
-	w->ioq = NULL;
+	stop_queue(w);
 	lf_walk_uncharge(w, w->ioq_charged);
 	w->ioq_charged = 0;
 	lf_gi_unref(w->pend.gi);

@@ -30,47 +30,67 @@ int lfm_isend(struct lfm *m, MPI_Comm comm, int dest, int tag, char *buf, size_t
 	if (m->npend == m->cappend) {
 		size_t cap = m->cappend ? 2 * m->cappend : 64;
 		struct lfm_pending *p = realloc(m->pend, cap * sizeof(*p));
-		if (!p) {
+		if (p) {
+			m->pend = p;
+		}
+		MPI_Request *r = p ? realloc(m->preq, cap * sizeof(*r)) : NULL;
+		if (r) {
+			m->preq = r;
+		}
+		int *x = r ? realloc(m->pidx, cap * sizeof(*x)) : NULL;
+		if (!x) {
 			free(buf);
 			return lfm_mpi_error(m, "malloc", MPI_ERR_NO_MEM);
 		}
-		m->pend = p;
+		m->pidx = x;
 		m->cappend = cap;
 	}
-	struct lfm_pending *p = &m->pend[m->npend];
-	int rc = MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, comm, &p->req);
+	int rc = MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, comm, &m->preq[m->npend]);
 	if (rc != MPI_SUCCESS) {
 		free(buf);
 		return lfm_mpi_error(m, "MPI_Isend", rc);
 	}
-	p->buf = buf;
-	p->len = len;
+	m->pend[m->npend] = (struct lfm_pending){buf, len};
 	m->npend++;
 	m->pend_bytes += len;
 	return 0;
 }
 
+/*
+ * One MPI_Testsome for all the sends: MPI_Test on each would make as many
+ * turns of MPI's progress loop (and, oversubscribed, as many sched_yield()
+ * calls), and a rank sending faster than rank 0 can write holds hundreds.
+ */
 void lfm_pending_test(struct lfm *m, bool wait)
 {
-	size_t j = 0;
-	for (size_t i = 0; i < m->npend; i++) {
-		struct lfm_pending *p = &m->pend[i];
-		int done = 0;
-		int rc = wait ? MPI_Wait(&p->req, MPI_STATUS_IGNORE) : MPI_Test(&p->req, &done, MPI_STATUS_IGNORE);
-		if (rc != MPI_SUCCESS) {
-			lfm_mpi_error(m, "MPI_Test", rc);
-			done = 1; /* given up */
-		} else if (wait) {
-			done = 1;
+	unsigned us = LFM_NAP_MIN_US;
+	while (m->npend > 0) {
+		int n = 0;
+		int rc = MPI_Testsome((int)m->npend, m->preq, &n, m->pidx, MPI_STATUSES_IGNORE);
+		bool gave_up = rc != MPI_SUCCESS;
+		if (gave_up) {
+			lfm_mpi_error(m, "MPI_Testsome", rc);
 		}
-		if (done) {
-			free(p->buf);
-			m->pend_bytes -= p->len;
+		size_t j = 0;
+		for (size_t i = 0; i < m->npend; i++) {
+			if (gave_up || m->preq[i] == MPI_REQUEST_NULL) {
+				free(m->pend[i].buf);
+				m->pend_bytes -= m->pend[i].len;
+			} else {
+				m->pend[j] = m->pend[i];
+				m->preq[j++] = m->preq[i];
+			}
+		}
+		m->npend = j;
+		if (!wait || m->npend == 0) {
+			break;
+		}
+		if (n > 0) {
+			us = LFM_NAP_MIN_US;
 		} else {
-			m->pend[j++] = *p;
+			lfm_nap(&us);
 		}
 	}
-	m->npend = j;
 }
 
 /* Send what @o holds as stream @stream. */
@@ -103,18 +123,22 @@ void lfm_forward(struct lfm *m, bool all)
 			send_chunk(m, m->files[i], (uint32_t)i + 1);
 		}
 	}
+	unsigned us = LFM_NAP_MIN_US;
 	while (m->pend_bytes > LFM_PENDING_MAX && !m->failed) {
 		lfm_pending_test(m, false);
+		if (m->pend_bytes > LFM_PENDING_MAX) {
+			lfm_nap(&us);
+		}
 	}
 }
 
-/* Rank 0: receive one chunk if one is there (or wait for it). */
-static int recv_chunk(struct lfm *m, bool block)
+/* Rank 0: receive one chunk if one is there. */
+static int recv_chunk(struct lfm *m)
 {
 	MPI_Status st;
 	char *buf;
 	int n;
-	int r = lfm_recv(m, m->outc, MPI_ANY_SOURCE, LFM_TAG_OUT, block, &buf, &n, &st);
+	int r = lfm_recv(m, m->outc, MPI_ANY_SOURCE, LFM_TAG_OUT, &buf, &n, &st);
 	if (r <= 0) {
 		return r;
 	}
@@ -133,7 +157,7 @@ static int recv_chunk(struct lfm *m, bool block)
 
 void lfm_forward_recv(struct lfm *m)
 {
-	while (!m->failed && recv_chunk(m, false) > 0) {
+	while (!m->failed && recv_chunk(m) > 0) {
 	}
 }
 
@@ -149,11 +173,16 @@ void lfm_forward_end(struct lfm *m)
 		lfm_mpi_error(m, "MPI_Reduce", rc);
 		return;
 	}
-	if (m->rank == 0) {
-		while (m->chunks_recv < total && !m->failed) {
-			if (recv_chunk(m, true) < 0) {
-				break;
-			}
+	unsigned us = LFM_NAP_MIN_US;
+	while (m->rank == 0 && m->chunks_recv < total && !m->failed) {
+		int r = recv_chunk(m);
+		if (r < 0) {
+			break;
+		}
+		if (r > 0) {
+			us = LFM_NAP_MIN_US;
+		} else {
+			lfm_nap(&us);
 		}
 	}
 	lfm_pending_test(m, true);

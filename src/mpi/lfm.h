@@ -128,9 +128,8 @@ struct lfm_dir {
 	bool own_fd, own_parent;
 };
 
-/** A send in flight, with the buffer it owns. */
+/** A send in flight: the buffer it owns (its request is in lfm.preq). */
 struct lfm_pending {
-	MPI_Request req;
 	char *buf;
 	size_t len;
 };
@@ -139,12 +138,14 @@ struct lfm {
 	MPI_Comm comm; /**< work, token, termination */
 	MPI_Comm outc; /**< output chunks to rank 0 */
 	int rank, size;
+	int node_ranks; /**< the ranks on this rank's node, itself included */
 	struct lf_cmdline *cmd;
 	struct lf_run *run;
 	const char *progname;
 
 	/* The walk. */
 	struct lf_walk_opts wopts; /**< the walkers' options (depth first, mindepth 0) */
+	struct lf_walk_queue *queue; /**< LF_WALK_READ_AHEAD's threads, the rank's walks' in turn, or NULL */
 	int mindepth;   /**< entries shallower than this are not evaluated */
 	int maxdepth;   /**< -maxdepth, or -1 */
 	bool post;      /**< directories are evaluated after their contents */
@@ -176,6 +177,8 @@ struct lfm {
 	struct lf_out **files; /**< the -fprint files' writers */
 	size_t nfiles;
 	struct lfm_pending *pend;
+	MPI_Request *preq; /**< pend[i]'s request, one array for MPI_Testsome */
+	int *pidx;         /**< MPI_Testsome's indices */
 	size_t npend, cappend, pend_bytes;
 	uint64_t chunks_sent; /**< to rank 0 on outc */
 	uint64_t chunks_recv; /**< rank 0: from the others */
@@ -226,21 +229,38 @@ void lfm_poll(struct lfm *m);
 void lfm_work_run(struct lfm *m);
 void lfm_item_free(struct lfm_item *it);
 /**
- * Receive one message on @comm from @src with @tag if one is there, or
- * wait for one (@block).
+ * Receive one message on @comm from @src with @tag if one is there.
  * @return 1 with *@buf (malloc'ed: free it), *@len and *@st set, 0 if
  *         there is none, -1 on a failure (reported)
  */
-int lfm_recv(struct lfm *m, MPI_Comm comm, int src, int tag, bool block, char **buf, int *len, MPI_Status *st);
+int lfm_recv(struct lfm *m, MPI_Comm comm, int src, int tag, char **buf, int *len, MPI_Status *st);
 /** Report a failed MPI call and mark the run failed. @return -1 */
 int lfm_mpi_error(struct lfm *m, const char *what, int rc);
+/**
+ * Sleep *@us microseconds, then double *@us up to LFM_NAP_MAX_US: how a
+ * rank waits for others.  A blocking MPI call would spin instead, and in
+ * an oversubscribed job call sched_yield() for every turn of its loop,
+ * taking the CPU from the ranks that have work.
+ */
+void lfm_nap(unsigned *us);
+/** The first nap of a wait, and the longest (an answer waits that long at most). */
+#define LFM_NAP_MIN_US 20
+#define LFM_NAP_MAX_US 250
+/**
+ * A barrier during which rank 0 still writes what arrives, and the ranks
+ * that wait for others nap.  @return 0, or -1 (reported)
+ */
+int lfm_barrier(struct lfm *m);
 
 /* forward.c */
 /** Send what the writers hold to rank 0 (a no-op on rank 0). */
 void lfm_forward(struct lfm *m, bool all);
 /** Rank 0: write the chunks that arrived. */
 void lfm_forward_recv(struct lfm *m);
-/** Sends completed: free their buffers; with @wait, wait for all of them. */
+/**
+ * Sends completed: free their buffers; with @wait, wait for all of them,
+ * napping meanwhile (lfm_nap) rather than spinning in MPI_Wait.
+ */
 void lfm_pending_test(struct lfm *m, bool wait);
 /** Queue a send of @buf (owned) on @comm. @return 0, or -1 */
 int lfm_isend(struct lfm *m, MPI_Comm comm, int dest, int tag, char *buf, size_t len);

@@ -51,12 +51,14 @@
 #include <time.h>
 
 /*
- * Entries between two polls of the other ranks, at most; and a poll at
- * least every LFM_POLL_US microseconds of walking, looked at every
- * LFM_POLL_CLOCK entries: through a slow filesystem 32 entries may take
- * milliseconds, which a hungry rank would spend waiting for its answer.
+ * A poll of the other ranks every LFM_POLL_US microseconds of walking, the
+ * clock looked at every LFM_POLL_CLOCK entries: through a slow filesystem
+ * a few entries may take milliseconds, which a hungry rank would spend
+ * waiting for its answer; on a fast one, a poll every few dozen entries
+ * (as it was) cost more than the walk's own work: every MPI call that
+ * finds nothing calls sched_yield() in an oversubscribed job (OpenMPI's
+ * yield_when_idle), 43,000 of them in a 4-rank listing of 500k entries.
  */
-#define LFM_POLL_EVERY 32
 #define LFM_POLL_CLOCK 4
 #define LFM_POLL_US 300
 
@@ -531,12 +533,13 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 			}
 		}
 		unfix(e, &sv);
-		++m->since_poll;
-		if (m->since_poll >= LFM_POLL_EVERY ||
-		    (m->since_poll % LFM_POLL_CLOCK == 0 && lfm_now_us() - m->last_poll_us >= LFM_POLL_US)) {
+		if (++m->since_poll >= LFM_POLL_CLOCK) {
 			m->since_poll = 0;
-			m->last_poll_us = lfm_now_us();
-			lfm_poll(m);
+			uint64_t now = lfm_now_us();
+			if (now - m->last_poll_us >= LFM_POLL_US) {
+				m->last_poll_us = now;
+				lfm_poll(m);
+			}
 		}
 		if (lf_run_must_stop(m->run) || m->failed) {
 			break;
@@ -600,30 +603,6 @@ static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
 	m->run->ev.entry = NULL;
 }
 
-/* A barrier during which rank 0 still writes what arrives. */
-static int barrier(struct lfm *m)
-{
-	MPI_Request req;
-	int rc = MPI_Ibarrier(m->comm, &req);
-	if (rc != MPI_SUCCESS) {
-		return lfm_mpi_error(m, "MPI_Ibarrier", rc);
-	}
-	for (;;) {
-		int done = 0;
-		rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
-		if (rc != MPI_SUCCESS) {
-			return lfm_mpi_error(m, "MPI_Ibarrier", rc);
-		}
-		if (done) {
-			return 0;
-		}
-		if (m->rank == 0) {
-			lfm_forward_recv(m);
-		}
-		lfm_pending_test(m, false);
-	}
-}
-
 void lfm_deferred_run(struct lfm *m)
 {
 	int mine = -1, deepest = -1;
@@ -667,7 +646,7 @@ void lfm_deferred_run(struct lfm *m)
 				lfm_forward(m, false);
 			}
 		}
-		if (m->size > 1 && barrier(m) != 0) {
+		if (m->size > 1 && lfm_barrier(m) != 0) {
 			break;
 		}
 	}

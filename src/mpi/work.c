@@ -77,7 +77,7 @@ int lfm_work_init(struct lfm *m)
 		return -1;
 	}
 	m->have_token = m->rank == 0;
-	m->backoff_us = 20;
+	m->backoff_us = LFM_NAP_MIN_US;
 	srand((unsigned)(m->rank * 7919 + 1) ^ (unsigned)getpid());
 	return 0;
 }
@@ -285,7 +285,7 @@ static void handle(struct lfm *m, int src, int tag, const char *data, size_t len
 		m->count--;
 		m->black = true;
 		m->waiting = false;
-		m->backoff_us = 20;
+		m->backoff_us = LFM_NAP_MIN_US;
 		if (unpack(m, data, len) != 0) {
 			lfm_mpi_error(m, "receiving work", MPI_ERR_TRUNCATE);
 		}
@@ -309,10 +309,10 @@ static void handle(struct lfm *m, int src, int tag, const char *data, size_t len
 	}
 }
 
-int lfm_recv(struct lfm *m, MPI_Comm comm, int src, int tag, bool block, char **buf, int *len, MPI_Status *st)
+int lfm_recv(struct lfm *m, MPI_Comm comm, int src, int tag, char **buf, int *len, MPI_Status *st)
 {
-	int flag = 1;
-	int rc = block ? MPI_Probe(src, tag, comm, st) : MPI_Iprobe(src, tag, comm, &flag, st);
+	int flag = 0;
+	int rc = MPI_Iprobe(src, tag, comm, &flag, st);
 	if (rc != MPI_SUCCESS) {
 		return lfm_mpi_error(m, "MPI_Probe", rc);
 	}
@@ -338,12 +338,12 @@ int lfm_recv(struct lfm *m, MPI_Comm comm, int src, int tag, bool block, char **
  * @return 1 if one was handled (or dropped, with @drop), 0 if none, -1 on
  *         an MPI failure
  */
-static int recv_one(struct lfm *m, int src, bool drop, bool block)
+static int recv_one(struct lfm *m, int src, bool drop)
 {
 	MPI_Status st;
 	char *buf;
 	int n;
-	int r = lfm_recv(m, m->comm, src, MPI_ANY_TAG, block, &buf, &n, &st);
+	int r = lfm_recv(m, m->comm, src, MPI_ANY_TAG, &buf, &n, &st);
 	if (r <= 0) {
 		return r;
 	}
@@ -360,7 +360,7 @@ void lfm_poll(struct lfm *m)
 	if (m->size == 1) {
 		return;
 	}
-	while (!m->failed && recv_one(m, MPI_ANY_SOURCE, false, false) > 0) {
+	while (!m->failed && recv_one(m, MPI_ANY_SOURCE, false) > 0) {
 	}
 	if (m->rank == 0) {
 		lfm_forward_recv(m);
@@ -401,13 +401,43 @@ static void pass_token(struct lfm *m)
 	send_ctl(m, next, LFM_TAG_TOKEN, t, sizeof(t));
 }
 
-/* The longest nap of an idle rank: an answer waits that long at most. */
-#define LFM_NAP_MAX_US 250
-
-static void nap(unsigned us)
+void lfm_nap(unsigned *us)
 {
-	struct timespec ts = {0, (long)us * 1000};
+	struct timespec ts = {0, (long)*us * 1000};
 	nanosleep(&ts, NULL);
+	if (*us < LFM_NAP_MAX_US) {
+		*us = *us * 2 < LFM_NAP_MAX_US ? *us * 2 : LFM_NAP_MAX_US;
+	}
+}
+
+int lfm_barrier(struct lfm *m)
+{
+	MPI_Request req;
+	int rc = MPI_Ibarrier(m->comm, &req);
+	if (rc != MPI_SUCCESS) {
+		return lfm_mpi_error(m, "MPI_Ibarrier", rc);
+	}
+	unsigned us = LFM_NAP_MIN_US;
+	for (;;) {
+		int done = 0;
+		rc = MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+		if (rc != MPI_SUCCESS) {
+			return lfm_mpi_error(m, "MPI_Ibarrier", rc);
+		}
+		if (done) {
+			return 0;
+		}
+		uint64_t before = m->chunks_recv;
+		if (m->rank == 0) {
+			lfm_forward_recv(m);
+		}
+		lfm_pending_test(m, false);
+		if (m->chunks_recv != before) {
+			us = LFM_NAP_MIN_US;
+		} else {
+			lfm_nap(&us);
+		}
+	}
 }
 
 /* Receive and drop what is still in flight to us on comm (see the top). */
@@ -424,10 +454,17 @@ static void drain(struct lfm *m)
 		free(expect);
 		return;
 	}
+	unsigned us = LFM_NAP_MIN_US;
 	for (int r = 0; r < m->size && !m->failed; r++) {
 		while (m->recv_from[r] < expect[r] && !m->failed) {
-			if (recv_one(m, r, true, true) < 0) {
+			int got = recv_one(m, r, true);
+			if (got < 0) {
 				break;
+			}
+			if (got) {
+				us = LFM_NAP_MIN_US;
+			} else {
+				lfm_nap(&us);
 			}
 		}
 	}
@@ -482,10 +519,7 @@ void lfm_work_run(struct lfm *m)
 			m->waiting = true;
 			m->requests++;
 		}
-		nap(m->backoff_us);
-		if (m->backoff_us < LFM_NAP_MAX_US) {
-			m->backoff_us *= 2;
-		}
+		lfm_nap(&m->backoff_us);
 	}
 	if (idle_since) {
 		m->idle_us += lfm_now_us() - idle_since;

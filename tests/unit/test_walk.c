@@ -2482,6 +2482,126 @@ static void test_read_ahead_wakes(void **state)
 	assert_true(best >= 40);
 }
 
+/* The threads of this process (/proc/self/task). */
+static int count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	assert_non_null(d);
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		n += de->d_name[0] != '.';
+	}
+	closedir(d);
+	return n;
+}
+
+/* Walk with @q as opts.queue (read ahead, slowly): the result in @ra. */
+static void walk_queue(struct lf_walk_opts o, struct lf_walk_queue *q, struct result *ra)
+{
+	o.flags |= LF_WALK_READ_AHEAD;
+	o.threads = 1; /* ignored for the caller's queue */
+	o.queue = q;
+	run_walk(&o, ra, slow_cb, NULL, true);
+	assert_int_equal(ra->last, 0);
+	assert_int_equal(ra->close_ret, 0);
+}
+
+/*
+ * lf_walk_opts.queue: one queue lent to walk after walk, in every
+ * depth-first order and depth limit, warm and cold: each walk the same as
+ * without it, its directories read once (some by the queue's workers, on a
+ * cold cache), no fd held after it; the workers started once (the thread
+ * count does not grow from walk to walk) and joined by
+ * lf_walk_queue_free(); a walk that finds the queue held by another, or
+ * whose max_fds has no room for its fds, goes without it.
+ */
+static void test_read_ahead_queue(void **state)
+{
+	(void)state;
+	struct strvec made = {0};
+	mk(&made, "w/");
+	for (int i = 0; i < 12; i++) {
+		mkf(&made, "w/d%02d/", i);
+		mkf(&made, "w/d%02d/e/", i);
+		for (int j = 0; j < 20; j++) {
+			mkf(&made, "w/d%02d/e/f%02d", i, j);
+		}
+	}
+	sv_free(&made);
+	const char *roots[] = {"w"};
+	errno = 0;
+	assert_null(lf_walk_queue_new(1, 0, 0));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(lf_walk_queue_new(4, 12, 0));
+	assert_int_equal(errno, EINVAL);
+	int threads_before = count_threads();
+	/* No rings: their fds would be the queue's, kept from walk to walk. */
+	struct lf_walk_queue *q = lf_walk_queue_new(4, 0, LF_WALK_NO_IO_URING);
+	assert_non_null(q);
+	assert_int_equal(count_threads(), threads_before); /* the workers start with the first job */
+	static const enum lf_order orders[] = {LF_ORDER_PRE, LF_ORDER_POST, LF_ORDER_BOTH};
+	uint64_t ahead = 0;
+	int most = 0;
+	/* A loaded machine may leave every job to the walker: rounds until one was the workers'. */
+	for (int round = 0; round < 5 && (round == 0 || ahead == 0); round++) {
+		for (int variant = 0; variant < 12; variant++) {
+			bool cold = variant % 2;
+			atomic_store(&seem_blocked, cold);
+			struct lf_walk_opts o = opts_for(roots, 1, orders[variant % 3]);
+			o.maxdepth = variant / 4 == 1 ? 2 : -1;
+			o.mindepth = variant / 4 == 2 ? 2 : 0;
+			struct result plain, ra;
+			walk(&o, &plain);
+			walk_queue(o, q, &ra);
+			assert_same_walk(&plain, &ra);
+			assert_int_equal(ra.c.opens, plain.c.opens + ra.c.dirs_ahead_unused);
+			assert_int_equal(ra.c.dirs_ahead_unused, 0);
+			print_message("round %d %s order %-4s depth %d..%d: %llu of %llu directories read ahead\n", round,
+				      cold ? "cold" : "warm", order_name(o.order), o.mindepth, o.maxdepth,
+				      (unsigned long long)ra.c.dirs_ahead, (unsigned long long)ra.c.opens);
+			if (cold) {
+				ahead += ra.c.dirs_ahead;
+			}
+			int n = count_threads();
+			most = n > most ? n : most;
+			free_result(&plain);
+			free_result(&ra);
+		}
+	}
+	assert_true(ahead > 0);
+	assert_true(most <= threads_before + 3); /* its 3 workers, once */
+
+	/* Held by another walk, or no room in max_fds: the walk goes without it. */
+	atomic_store(&seem_blocked, true);
+	struct lf_walk_opts o = opts_for(roots, 1, LF_ORDER_PRE);
+	o.flags |= LF_WALK_READ_AHEAD;
+	o.queue = q;
+	struct lf_walk *holder = lf_walk_open(&o);
+	assert_non_null(holder);
+	struct lf_walk_opts pre = opts_for(roots, 1, LF_ORDER_PRE);
+	struct result plain, ra;
+	walk(&pre, &plain);
+	walk_queue(pre, q, &ra);
+	assert_same_walk(&plain, &ra);
+	assert_int_equal(ra.c.dirs_ahead, 0);
+	free_result(&ra);
+	assert_int_equal(lf_walk_close(holder), 0);
+	struct lf_walk_opts few = opts_for(roots, 1, LF_ORDER_PRE);
+	few.max_fds = 20;
+	walk_queue(few, q, &ra);
+	assert_same_walk(&plain, &ra);
+	assert_int_equal(ra.c.dirs_ahead, 0);
+	free_result(&ra);
+	free_result(&plain);
+	atomic_store(&seem_blocked, false);
+
+	lf_walk_queue_free(q);
+	lf_walk_queue_free(NULL);
+	assert_int_equal(count_threads(), threads_before);
+}
+
 /*
  * LF_WALK_READ_AHEAD: the same entries in the same order as without it, in
  * every depth-first order, with depth limits, pruning, an fd budget small
@@ -3079,6 +3199,7 @@ int main(int argc, char **argv)
 		T(test_stat_ahead),
 		T(test_read_ahead),
 		T(test_read_ahead_wakes),
+		T(test_read_ahead_queue),
 		T(test_pf_take_sleeps),
 		T(test_stat_cache),
 		T(test_no_stats_when_listing),
