@@ -34,6 +34,12 @@
  * to every other rank, and an all-to-all of those counts tells each how
  * many messages it still has to receive (and drop).
  *
+ * Waiting: a rank that waits for others (an answer, the drain, rank 0
+ * taking its output, a barrier) polls and naps (lfm_nap), never blocks in
+ * MPI: OpenMPI's blocking calls spin, and in a job with more ranks than
+ * cores each turn of their loop is a sched_yield() that takes the CPU from
+ * the ranks with work (and counts as the waiting rank's CPU time).
+ *
  * SPDX-License-Identifier: MIT
  */
 #define _GNU_SOURCE
