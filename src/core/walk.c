@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -72,7 +73,7 @@ static int default_max_fds(void)
 struct lf_walk_queue {
 	struct lf_ioq *ioq;
 	int fds;   /* its jobs and rings: each holds one fd at most */
-	bool held; /* by a walk */
+	atomic_bool held; /* by a walk: two opened at once (two threads) cannot both take it */
 };
 
 /*
@@ -138,10 +139,9 @@ static void start_queue(struct lf_walk *w)
 	}
 	int fds;
 	if (o->queue) {
-		if (o->queue->held || o->queue->fds > w->max_fds / 4) {
+		if (o->queue->fds > w->max_fds / 4 || atomic_exchange(&o->queue->held, true)) {
 			return;
 		}
-		o->queue->held = true;
 		w->ioq = o->queue->ioq;
 		lf_ioq_begin(w->ioq, o->maxdepth, o->mindepth);
 		fds = o->queue->fds;
@@ -180,7 +180,7 @@ static void stop_queue(struct lf_walk *w)
 {
 	if (w->opts.queue && w->ioq == w->opts.queue->ioq) {
 		lf_ioq_share(w->ioq, false); /* its workers sleep till the next walk */
-		w->opts.queue->held = false;
+		atomic_store(&w->opts.queue->held, false);
 	} else {
 		lf_ioq_free(w->ioq);
 	}

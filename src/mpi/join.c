@@ -35,14 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct jbuf {
-	char *p;
-	size_t len, cap;
-};
-
 struct lfm_join {
-	struct jbuf *out; /* per destination rank: up records */
-	struct jbuf claims;
+	struct lfm_buf *out; /* per destination rank: up records */
+	struct lfm_buf claims;
 };
 
 /* An up record on the wire: the key of the record it goes to, and the value. */
@@ -74,25 +69,11 @@ int lfm_deferred_cmp(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-static int put(struct jbuf *b, const void *data, size_t n)
+/* Append to @b; -1 if it, or anything before, could not be. */
+static int put(struct lfm_buf *b, const void *data, size_t n)
 {
-	if (b->cap - b->len < n) {
-		size_t cap = b->cap ? b->cap : 1024;
-		while (cap - b->len < n) {
-			cap *= 2;
-		}
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			return -1;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	if (n) {
-		memcpy(b->p + b->len, data, n);
-	}
-	b->len += n;
-	return 0;
+	lfm_put(b, data, n);
+	return b->err ? -1 : 0;
 }
 
 static struct lfm_join *join(struct lfm *m)
@@ -237,7 +218,7 @@ static int settle(struct lfm *m, const char *all, const int *lens)
 int lfm_join_claims(struct lfm *m)
 {
 	struct lfm_join *j = join(m);
-	int mine = j && j->claims.len <= INT_MAX ? (int)j->claims.len : -1, bad = mine < 0, anybad = 0;
+	int mine = j && !j->claims.err && j->claims.len <= INT_MAX ? (int)j->claims.len : -1, bad = mine < 0, anybad = 0;
 	int rc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, m->comm);
 	if (rc != MPI_SUCCESS) {
 		return lfm_mpi_error(m, "MPI_Allreduce", rc);
@@ -272,7 +253,7 @@ int lfm_join_claims(struct lfm *m)
 	free(lens);
 	free(displs);
 	free(j->claims.p);
-	j->claims = (struct jbuf){0};
+	j->claims = (struct lfm_buf){0};
 	return rc == MPI_SUCCESS ? 0 : lfm_mpi_error(m, "gathering the claims", rc);
 }
 

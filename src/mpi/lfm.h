@@ -218,7 +218,16 @@ static inline uint64_t lfm_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
 }
 
+/** A growing buffer of bytes for a message. */
+struct lfm_buf {
+	char *p;
+	size_t len, cap;
+	bool err; /**< an allocation failed: what followed was not added */
+};
+
 /* work.c */
+/** Append @n bytes of @data to @b (@data may be NULL when @n is 0); on ENOMEM set b->err. */
+void lfm_put(struct lfm_buf *b, const void *data, size_t n);
 int lfm_work_init(struct lfm *m);
 void lfm_work_free(struct lfm *m);
 /** Queue an item (taking its strings). @return 0, or -1 (ENOMEM) */
@@ -332,11 +341,13 @@ int lfm_hold_dir(struct lfm *m, const struct lf_entry *e, struct lfm_target *t);
 /** Run script @name with @argc/@argv as luafind --run does, on every rank.  @return the status */
 int lfm_script_main(struct lfm *m, struct lf_ctx *ctx, const char *name, int argc, char **argv);
 /**
- * Hand entry @e of @w to the script: @how says what its post-order visit is
- * (@joined and @tag: the values of LFM_JOINED); @t where what it sends up goes.
+ * Hand entry @e of @w to the script: @how says what its post-order visit
+ * is; @rec its deferred record (LFM_PARTIAL: what the script keeps goes
+ * there; LFM_JOINED: its acc and tag are the script's); @t where what it
+ * sends up goes.
  */
 void lfm_script_entry(struct lfm *m, struct lf_walk *w, struct lf_entry *e, enum lfm_how how,
-		      const struct lfm_deferred *joined, const struct lfm_target *t);
+		      struct lfm_deferred *rec, const struct lfm_target *t);
 /**
  * A directory the script will not see (it could not be opened safely, and
  * was reported): its parent at @t hears the walk's "lost" value, as if

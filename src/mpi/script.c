@@ -686,7 +686,7 @@ static void resume(struct lfm_script *ms, lua_State *L, int nargs)
 }
 
 void lfm_script_entry(struct lfm *m, struct lf_walk *w, struct lf_entry *e, enum lfm_how how,
-		      const struct lfm_deferred *joined, const struct lfm_target *t)
+		      struct lfm_deferred *rec, const struct lfm_target *t)
 {
 	struct lfm_script *ms = m->script;
 	if (ms->ended || ms->want != WANT_ENTRY) {
@@ -713,14 +713,14 @@ void lfm_script_entry(struct lfm *m, struct lf_walk *w, struct lf_entry *e, enum
 		n = 2;
 		break;
 	case LFM_JOINED:
-		lua_pushinteger(T, joined->acc);
-		lua_pushinteger(T, joined->tag);
+		lua_pushinteger(T, rec->acc);
+		lua_pushinteger(T, rec->tag);
 		n = 3;
 		break;
 	}
 	ms->cur = e;
 	ms->how = how;
-	ms->rec = how == LFM_PARTIAL ? (struct lfm_deferred *)joined : NULL;
+	ms->rec = how == LFM_PARTIAL ? rec : NULL;
 	if (t) {
 		ms->target = *t;
 	}

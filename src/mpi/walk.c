@@ -163,7 +163,7 @@ static void eval(struct walk_state *s, struct lf_entry *e)
 }
 
 /* --run: a post-order visit that is not LFM_PLAIN. */
-static void eval_post(struct walk_state *s, struct lf_entry *e, enum lfm_how how, const struct lfm_deferred *d,
+static void eval_post(struct walk_state *s, struct lf_entry *e, enum lfm_how how, struct lfm_deferred *d,
 		      int up_rank)
 {
 	struct lfm *m = s->m;
@@ -564,7 +564,7 @@ void lfm_walk_item(struct lfm *m, struct lfm_item *it)
 /* ---- the deferred phases ------------------------------------------------- */
 
 /* The post-order visit of deferred directory @d: a walk of it alone. */
-static void run_deferred(struct lfm *m, const struct lfm_deferred *d)
+static void run_deferred(struct lfm *m, struct lfm_deferred *d)
 {
 	struct lfm_item it = {.path = d->path, .pathlen = strlen(d->path), .depth = d->depth, .root = d->root,
 			      .is_root = d->depth == 0, .id = d->id};

@@ -122,13 +122,7 @@ int lfm_push(struct lfm *m, struct lfm_item *it)
 
 /* ---- items on the wire -------------------------------------------------- */
 
-struct buf {
-	char *p;
-	size_t len, cap;
-	bool err;
-};
-
-static void put(struct buf *b, const void *data, size_t n)
+void lfm_put(struct lfm_buf *b, const void *data, size_t n)
 {
 	if (b->err || n == 0) {
 		return; /* @data may be NULL then (an item without ancestors) */
@@ -153,23 +147,23 @@ static void put(struct buf *b, const void *data, size_t n)
 /* The items [from, from + n) of the queue, serialized (and freed). */
 static char *pack(struct lfm *m, size_t from, size_t n, size_t *len)
 {
-	struct buf b = {0};
+	struct lfm_buf b = {0};
 	uint32_t count = (uint32_t)n;
-	put(&b, &count, sizeof(count));
+	lfm_put(&b, &count, sizeof(count));
 	for (size_t i = 0; i < n; i++) {
 		struct lfm_item *it = &m->q[from + i];
 		uint64_t pathlen = it->pathlen;
 		int32_t depth = it->depth;
 		uint8_t is_root = it->is_root;
-		put(&b, &pathlen, sizeof(pathlen));
-		put(&b, &depth, sizeof(depth));
-		put(&b, &it->root, sizeof(it->root));
-		put(&b, &it->nanc, sizeof(it->nanc));
-		put(&b, &is_root, sizeof(is_root));
-		put(&b, &it->id, sizeof(it->id));
-		put(&b, &it->origin, sizeof(it->origin));
-		put(&b, it->path, it->pathlen);
-		put(&b, it->anc, it->nanc * sizeof(*it->anc));
+		lfm_put(&b, &pathlen, sizeof(pathlen));
+		lfm_put(&b, &depth, sizeof(depth));
+		lfm_put(&b, &it->root, sizeof(it->root));
+		lfm_put(&b, &it->nanc, sizeof(it->nanc));
+		lfm_put(&b, &is_root, sizeof(is_root));
+		lfm_put(&b, &it->id, sizeof(it->id));
+		lfm_put(&b, &it->origin, sizeof(it->origin));
+		lfm_put(&b, it->path, it->pathlen);
+		lfm_put(&b, it->anc, it->nanc * sizeof(*it->anc));
 	}
 	if (b.err) {
 		free(b.p);
